@@ -1,0 +1,378 @@
+"""The domain values of Belote: suits, ranks, cards, seats, teams, denominations, calls.
+
+Every value is small and immutable, and its ``str()`` is its canonical notation
+(a ``Card`` prints ``JH``, a ``Call`` prints ``80H`` or ``coinche``), the way
+python-chess's ``Move`` prints ``g1f3``. The lenient parsers (``Card.parse``,
+``Call.parse``, ...) accept what people type when they transcribe a game:
+``10S``, ``jh``, ``V♥`` (French ranks R D V for K Q J), suit symbols.
+
+Cards are interned: ``Card.parse``, ``Card.from_index`` and ``Card.of`` always
+return one of the 32 shared instances, and ``card.index`` (0..31, suit-major in
+S H D C order, natural rank order 7..A inside a suit) lets the engine work on
+bit masks.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Iterable
+
+
+class NotationError(ValueError):
+    """A token that is not valid notation; ``text`` is the offending text."""
+
+    def __init__(self, message: str, text: str = "") -> None:
+        super().__init__(message)
+        self.text = text
+
+
+class Suit(enum.Enum):
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+
+    @property
+    def index(self) -> int:
+        return _SUIT_INDEX[self]
+
+    @property
+    def symbol(self) -> str:
+        return _SUIT_SYMBOL[self]
+
+    @property
+    def plural(self) -> str:
+        """English name in the plural, for messages: ``hearts``."""
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Suit:
+        try:
+            return _SUIT_BY_TEXT[text.strip().upper()]
+        except KeyError:
+            raise NotationError(f"not a suit: {text!r} (expected S H D C or ♠ ♥ ♦ ♣)", text) from None
+
+    def __str__(self) -> str:
+        return self.value
+
+
+SUITS: tuple[Suit, ...] = tuple(Suit)
+_SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
+_SUIT_SYMBOL = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
+_SUIT_BY_TEXT = {s.value: s for s in SUITS} | {sym: s for s, sym in _SUIT_SYMBOL.items()} | {
+    "♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS,
+}
+
+
+class Rank(enum.Enum):
+    """Ranks in natural order (7 8 9 10 J Q K A), the order of sequences."""
+
+    SEVEN = "7"
+    EIGHT = "8"
+    NINE = "9"
+    TEN = "T"
+    JACK = "J"
+    QUEEN = "Q"
+    KING = "K"
+    ACE = "A"
+
+    @property
+    def index(self) -> int:
+        """Position in natural order: 7 is 0, ace is 7."""
+        return _RANK_INDEX[self]
+
+    @classmethod
+    def parse(cls, text: str) -> Rank:
+        try:
+            return _RANK_BY_TEXT[text.strip().upper()]
+        except KeyError:
+            raise NotationError(
+                f"not a rank: {text!r} (expected A K Q J T 9 8 7, 10, or French R D V)", text
+            ) from None
+
+    def __str__(self) -> str:
+        return self.value
+
+
+RANKS: tuple[Rank, ...] = tuple(Rank)
+_RANK_INDEX = {rank: i for i, rank in enumerate(RANKS)}
+# French ranks: Roi, Dame, Valet. "10" is accepted for the ten.
+_RANK_BY_TEXT = {r.value: r for r in RANKS} | {"10": Rank.TEN, "R": Rank.KING, "D": Rank.QUEEN, "V": Rank.JACK}
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A card; ``str()`` is rank then suit: ``JH``, ``TS``, ``7C``."""
+
+    rank: Rank
+    suit: Suit
+
+    @property
+    def index(self) -> int:
+        return self.suit.index * 8 + self.rank.index
+
+    @property
+    def mask(self) -> int:
+        return 1 << self.index
+
+    @classmethod
+    def of(cls, rank: Rank, suit: Suit) -> Card:
+        return _CARDS[suit.index * 8 + rank.index]
+
+    @classmethod
+    def from_index(cls, index: int) -> Card:
+        return _CARDS[index]
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse ``JH``, ``10s``, ``T♠``, ``V♥``; raise ``NotationError`` otherwise."""
+        card = _CARD_BY_TEXT.get(text)
+        if card is not None:
+            return card
+        cleaned = text.strip()
+        if len(cleaned) < 2:
+            raise NotationError(f"not a card: {text!r} (expected rank then suit, e.g. JH or 10S)", text)
+        try:
+            return cls.of(Rank.parse(cleaned[:-1]), Suit.parse(cleaned[-1]))
+        except NotationError as exc:
+            raise NotationError(f"not a card: {text!r}: {exc}", text) from None
+
+    def pretty(self) -> str:
+        """Rank and suit symbol, for messages: ``9♥``, ``10♠``."""
+        rank = "10" if self.rank is Rank.TEN else self.rank.value
+        return rank + self.suit.symbol
+
+    def __str__(self) -> str:
+        return self.rank.value + self.suit.value
+
+    def __repr__(self) -> str:
+        return f"Card({self})"
+
+    def __lt__(self, other: Card) -> bool:
+        return self.index < other.index
+
+
+_CARDS: tuple[Card, ...] = tuple(
+    object.__new__(Card) for _ in range(32)
+)
+for _suit in SUITS:
+    for _rank in RANKS:
+        _card = _CARDS[_suit.index * 8 + _rank.index]
+        object.__setattr__(_card, "rank", _rank)
+        object.__setattr__(_card, "suit", _suit)
+ALL_CARDS: tuple[Card, ...] = _CARDS
+_CARD_BY_TEXT: dict[str, Card] = {str(c): c for c in _CARDS}
+
+UNKNOWN_CARD = "??"
+"""Notation of a card that is not known (ISS Skat's ``??``); modelled as ``None``."""
+
+
+def canonical_hand_order(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """Suits S H D C, ranks descending in natural order (A K Q J T 9 8 7)."""
+    return tuple(sorted(cards, key=lambda c: (c.suit.index, -c.rank.index)))
+
+
+class Team(enum.Enum):
+    NS = "NS"
+    EW = "EW"
+
+    @property
+    def other(self) -> Team:
+        return Team.EW if self is Team.NS else Team.NS
+
+    @property
+    def seats(self) -> tuple[Seat, Seat]:
+        return (Seat.NORTH, Seat.SOUTH) if self is Team.NS else (Seat.EAST, Seat.WEST)
+
+    @classmethod
+    def parse(cls, text: str) -> Team:
+        key = text.strip().upper()
+        if key in ("NS", "SN"):
+            return Team.NS
+        if key in ("EW", "WE"):
+            return Team.EW
+        raise NotationError(f"not a side: {text!r} (expected NS or EW)", text)
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Seat(enum.Enum):
+    NORTH = "N"
+    EAST = "E"
+    SOUTH = "S"
+    WEST = "W"
+
+    @property
+    def index(self) -> int:
+        """N 0, E 1, S 2, W 3: clockwise order."""
+        return _SEAT_INDEX[self]
+
+    @property
+    def team(self) -> Team:
+        return Team.NS if self in (Seat.NORTH, Seat.SOUTH) else Team.EW
+
+    @property
+    def partner(self) -> Seat:
+        return SEATS[(self.index + 2) % 4]
+
+    def next(self, clockwise: bool) -> Seat:
+        """The next player: clockwise N E S W, counter-clockwise N W S E."""
+        return SEATS[(self.index + (1 if clockwise else 3)) % 4]
+
+    @property
+    def full_name(self) -> str:
+        return self.name.capitalize()
+
+    @classmethod
+    def parse(cls, text: str) -> Seat:
+        try:
+            return _SEAT_BY_TEXT[text.strip().upper()]
+        except KeyError:
+            raise NotationError(f"not a seat: {text!r} (expected N E S W)", text) from None
+
+    def __str__(self) -> str:
+        return self.value
+
+
+SEATS: tuple[Seat, ...] = tuple(Seat)
+_SEAT_INDEX = {seat: i for i, seat in enumerate(SEATS)}
+_SEAT_BY_TEXT = {s.value: s for s in SEATS} | {s.name: s for s in SEATS} | {"O": Seat.WEST}
+
+
+class Denomination(enum.Enum):
+    """What a contract is played in: one of the four suits, no trumps or all trumps."""
+
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+    NO_TRUMPS = "SA"
+    ALL_TRUMPS = "TA"
+
+    @property
+    def suit(self) -> Suit | None:
+        return None if self in (Denomination.NO_TRUMPS, Denomination.ALL_TRUMPS) else Suit(self.value)
+
+    @property
+    def is_suit(self) -> bool:
+        return self.suit is not None
+
+    @classmethod
+    def of_suit(cls, suit: Suit) -> Denomination:
+        return Denomination(suit.value)
+
+    @classmethod
+    def parse(cls, text: str) -> Denomination:
+        key = text.strip().upper()
+        if key in _DENOMINATION_ALIASES:
+            return _DENOMINATION_ALIASES[key]
+        try:
+            return cls.of_suit(Suit.parse(key))
+        except NotationError:
+            raise NotationError(
+                f"not a denomination: {text!r} (expected S H D C, ♠ ♥ ♦ ♣, SA or TA)", text
+            ) from None
+
+    def pretty(self) -> str:
+        suit = self.suit
+        return suit.symbol if suit else self.value
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_DENOMINATION_ALIASES = {"SA": Denomination.NO_TRUMPS, "NT": Denomination.NO_TRUMPS,
+                         "TA": Denomination.ALL_TRUMPS, "AT": Denomination.ALL_TRUMPS}
+
+
+class CallKind(enum.Enum):
+    PASS = "pass"
+    TAKE = "take"  # classic, round 1: the turned card's suit is trump
+    NAME = "name"  # classic, round 2: a denomination is named
+    BID = "bid"  # coinche: value + denomination
+    CAPOT = "capot"  # coinche: all 8 tricks
+    GENERALE = "generale"  # coinche: the bidder alone takes all 8 tricks
+    COINCHE = "coinche"
+    SURCOINCHE = "surcoinche"
+
+
+_CALL_WORDS = {
+    "pass": CallKind.PASS, "p": CallKind.PASS, "passe": CallKind.PASS, "-": CallKind.PASS,
+    "take": CallKind.TAKE, "prend": CallKind.TAKE, "pris": CallKind.TAKE,
+    "coinche": CallKind.COINCHE, "contre": CallKind.COINCHE, "x": CallKind.COINCHE,
+    "surcoinche": CallKind.SURCOINCHE, "surcontre": CallKind.SURCOINCHE, "xx": CallKind.SURCOINCHE,
+}
+_LADDER_WORDS = {"capot": CallKind.CAPOT, "generale": CallKind.GENERALE, "générale": CallKind.GENERALE}
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A call of the taking or the auction.
+
+    ``str()``: ``pass``, ``take``, ``H`` (a suit named in round 2), ``80H``,
+    ``110SA``, ``capotH``, ``generaleTA``, ``coinche``, ``surcoinche``.
+    """
+
+    kind: CallKind
+    denomination: Denomination | None = None
+    value: int | None = None
+
+    def __post_init__(self) -> None:
+        needs_denomination = self.kind in (CallKind.NAME, CallKind.BID, CallKind.CAPOT, CallKind.GENERALE)
+        if needs_denomination != (self.denomination is not None):
+            raise ValueError(f"a {self.kind.value} call {'needs' if needs_denomination else 'takes no'} denomination")
+        if (self.kind is CallKind.BID) != (self.value is not None):
+            raise ValueError("only a bid has a value")
+
+    @property
+    def is_bid(self) -> bool:
+        """A call that sets a contract in the coinche auction (a value, capot or générale)."""
+        return self.kind in (CallKind.BID, CallKind.CAPOT, CallKind.GENERALE)
+
+    @classmethod
+    def parse(cls, text: str) -> Call:
+        word = text.strip()
+        lowered = word.lower()
+        kind = _CALL_WORDS.get(lowered)
+        if kind is not None:
+            return _SIMPLE_CALLS[kind]
+        for prefix, kind in _LADDER_WORDS.items():
+            if lowered.startswith(prefix) and len(word) > len(prefix):
+                return cls(kind, Denomination.parse(word[len(prefix):]))
+        digits = len(word) - len(word.lstrip("0123456789"))
+        if digits and digits < len(word):
+            return cls(CallKind.BID, Denomination.parse(word[digits:]), int(word[:digits]))
+        try:
+            return cls(CallKind.NAME, Denomination.parse(word))
+        except NotationError:
+            raise NotationError(
+                f"not a call: {text!r} (expected pass, take, a suit, a bid such as 80H or 110SA, "
+                "capotH, generaleH, coinche or surcoinche)", text) from None
+
+    def pretty(self) -> str:
+        if self.kind is CallKind.BID:
+            assert self.denomination is not None
+            return f"{self.value}{self.denomination.pretty()}"
+        if self.denomination is not None:
+            prefix = "" if self.kind is CallKind.NAME else self.kind.value + " "
+            return prefix + self.denomination.pretty()
+        return self.kind.value
+
+    def __str__(self) -> str:
+        if self.kind is CallKind.BID:
+            return f"{self.value}{self.denomination}"
+        if self.kind is CallKind.NAME:
+            return str(self.denomination)
+        if self.denomination is not None:
+            return f"{self.kind.value}{self.denomination}"
+        return self.kind.value
+
+
+PASS = Call(CallKind.PASS)
+TAKE = Call(CallKind.TAKE)
+COINCHE = Call(CallKind.COINCHE)
+SURCOINCHE = Call(CallKind.SURCOINCHE)
+_SIMPLE_CALLS = {CallKind.PASS: PASS, CallKind.TAKE: TAKE, CallKind.COINCHE: COINCHE,
+                 CallKind.SURCOINCHE: SURCOINCHE}

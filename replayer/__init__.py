@@ -1,0 +1,1 @@
+"""The rules engine, the validator and the command line of the Belote replayer."""

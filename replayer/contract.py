@@ -1,0 +1,55 @@
+"""The contract a taking or an auction ends with."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from notation.cards import Denomination, Seat, Suit
+
+from .rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """Who plays what.
+
+    Classic belote: ``value`` is ``None``. Coinche: ``value`` is the bid (80..160),
+    or ``None`` with ``capot`` or ``generale`` set. ``doubling`` is 0, 1 after a
+    coinche, 2 after a surcoinche.
+    """
+
+    taker: Seat
+    denomination: Denomination
+    value: int | None = None
+    capot: bool = False
+    generale: bool = False
+    doubling: int = 0
+
+    @property
+    def trump(self) -> Suit | None:
+        """The trump suit of a suit contract; ``None`` at SA and TA."""
+        return self.denomination.suit
+
+    def multiplier(self, rules: Rules) -> int:
+        """M of rules.md §7: 1, 2 after a coinche, ``surcoinche_factor`` after a surcoinche."""
+        return (1, 2, rules.surcoinche_factor)[self.doubling]
+
+    def contract_value(self, rules: Rules) -> int:
+        """C of rules.md §7 (coinche only): the bid, ``capot_value`` or the ``generale`` value."""
+        if self.generale:
+            return rules.generale
+        if self.capot:
+            return rules.capot_value
+        return self.value or 0
+
+    def __str__(self) -> str:
+        if self.generale:
+            level = f"generale{self.denomination}"
+        elif self.capot:
+            level = f"capot{self.denomination}"
+        elif self.value is not None:
+            level = f"{self.value}{self.denomination}"
+        else:
+            level = str(self.denomination)
+        suffix = ("", " coinche", " surcoinche")[self.doubling]
+        return f"{level}{suffix} by {self.taker}"
