@@ -22,6 +22,18 @@ ANNOTATIONS: tuple[str, ...] = ("!!", "??", "!?", "?!", "!", "?")
 DECLARATIONS: tuple[str, ...] = ("belote", "rebelote")
 """Words said when a trump king or queen is played."""
 
+TAG_ROSTER: tuple[str, ...] = ("Event", "Site", "Date", "Round", "Deal", "North", "East", "South", "West",
+                               "Dealer", "Variant", "Rules", "Target", "Score", "Result")
+"""Known tags, in export order; other tags follow them in the order given."""
+
+_ROSTER_RANK = {name: i for i, name in enumerate(TAG_ROSTER)}
+_OTHER = len(TAG_ROSTER)
+
+
+def hand_order(cards: tuple[Card | None, ...] | list[Card | None]) -> tuple[Card | None, ...]:
+    """Suits S H D C, ranks A K Q J T 9 8 7, unknown cards (``None``) last."""
+    return tuple(sorted(cards, key=lambda c: 99 if c is None else c.suit.index * 8 + 7 - c.rank.index))
+
 
 class MeldKind(enum.Enum):
     TIERCE = "tierce"  # 3 in sequence
@@ -90,6 +102,12 @@ class Hand:
     comments: tuple[str, ...] = ()
     pos: Pos | None = field(default=None, compare=False)
 
+    def __post_init__(self) -> None:
+        # Held in canonical order (unknown cards last) so that equality ignores
+        # the order in which a transcriber wrote the cards.
+        if self.cards is not None:
+            object.__setattr__(self, "cards", hand_order(self.cards))
+
 
 @dataclass(frozen=True, slots=True)
 class Announcement:
@@ -120,6 +138,7 @@ class Source:
     first_line: int
     last_line: int
     index: int = 0  # 0-based position of the record in its file
+    byte_offset: int | None = None  # where the record starts in its file, when read from bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +156,20 @@ class Record:
     claim: Claim | None = None
     stopped: bool = False  # the play was stopped on purpose ("*")
     source: Source | None = field(default=None, compare=False, repr=False)
+    turned_comments: tuple[str, ...] = ()  # comments after the turned card
+    turned_pos: Pos | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        # Tags in export order (the roster, then the others as given) and hands
+        # in seat order, so that a record equals the parse of its own export.
+        tags = tuple(self.tags)
+        if any(_ROSTER_RANK.get(a[0], _OTHER) > _ROSTER_RANK.get(b[0], _OTHER) for a, b in zip(tags, tags[1:])):
+            tags = tuple(sorted(tags, key=lambda pair: _ROSTER_RANK.get(pair[0], _OTHER)))
+        object.__setattr__(self, "tags", tags)
+        hands = tuple(self.hands)
+        if any(a.seat.index > b.seat.index for a, b in zip(hands, hands[1:])):
+            hands = tuple(sorted(hands, key=lambda hand: hand.seat.index))
+        object.__setattr__(self, "hands", hands)
 
     # --- tags -----------------------------------------------------------------
 

@@ -1,0 +1,95 @@
+"""Throughput of parse + validate + rescore, on one core and with worker processes.
+
+    python3 bench/bench_validate.py [--records 100000] [--distinct 2000] [--jobs 2]
+
+Writes a file of generated records (every profile; ``--distinct`` different deals
+repeated to ``--records``), then times: parsing alone, parse + validate with
+``jobs=1``, and with ``jobs=N``. Prints records/s, the speed-up, the machine load,
+and the resident memory at 10 % and at 100 % of the stream (flat memory means the
+two are close whatever the file size).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from notation.cards import SEATS  # noqa: E402
+from notation.parser import parse  # noqa: E402
+from replayer.generator import generate_record  # noqa: E402
+from replayer.rules import PROFILES, Rules  # noqa: E402
+from replayer.validator import validate_stream  # noqa: E402
+
+
+def rss_mb() -> float:
+    with open("/proc/self/statm") as stats:
+        return int(stats.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def make_file(path: Path, records: int, distinct: int, seed: int = 7) -> None:
+    rng = random.Random(seed)
+    profiles = [Rules.parse(name) for name in PROFILES]
+    texts = [str(generate_record(rng, profiles[i % len(profiles)], SEATS[i % 4], deal_number=i + 1))
+             for i in range(distinct)]
+    with open(path, "w", encoding="utf-8") as out:
+        for i in range(records):
+            out.write(texts[i % distinct])
+            out.write("\n")
+
+
+def timed(label: str, path: Path, count, records: int) -> float:
+    start = time.perf_counter()
+    seen = count()
+    elapsed = time.perf_counter() - start
+    assert seen == records, (seen, records)
+    rate = records / elapsed
+    print(f"{label:<34} {elapsed:7.2f} s  {rate:9,.0f} records/s   load {os.getloadavg()[0]:.2f}")
+    return rate
+
+
+def run_stream(path: Path, jobs: int, records: int, marks: list[float]) -> int:
+    seen = errors = 0
+    with open(path, "rb") as stream:
+        for report in validate_stream(stream, jobs=jobs):
+            seen += 1
+            errors += not report.ok
+            if seen == records // 10:
+                marks.append(rss_mb())
+    marks.append(rss_mb())
+    if errors:
+        print(f"  ({errors} records with errors)")
+    return seen
+
+
+def main() -> None:
+    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    options.add_argument("--records", type=int, default=100_000)
+    options.add_argument("--distinct", type=int, default=2_000)
+    options.add_argument("--jobs", type=int, default=2)
+    args = options.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "records.txt"
+        make_file(path, args.records, min(args.distinct, args.records))
+        size = path.stat().st_size / 2**20
+        print(f"{args.records:,} records, {size:.1f} MB, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}")
+        timed("parse only", path, lambda: sum(1 for _ in parse(path)), args.records)
+        marks: list[float] = []
+        one = timed("parse + validate + rescore, jobs=1", path,
+                    lambda: run_stream(path, 1, args.records, marks), args.records)
+        print(f"  resident memory {marks[0]:.0f} MB at 10 %, {marks[1]:.0f} MB at the end")
+        marks = []
+        many = timed(f"parse + validate + rescore, jobs={args.jobs}", path,
+                     lambda: run_stream(path, args.jobs, args.records, marks), args.records)
+        print(f"  resident memory (parent) {marks[0]:.0f} MB at 10 %, {marks[1]:.0f} MB at the end")
+        print(f"speed-up with {args.jobs} jobs: {many / one:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

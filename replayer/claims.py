@@ -1,0 +1,82 @@
+"""Checking a claim: the claimer's side must take every remaining trick.
+
+A claim is sound when the claimer's side has a way of playing that wins every
+remaining trick whatever the opponents play, every hand being known (the record
+shows all four hands). That is an AND-OR search over the legal plays left: at
+most 8 tricks of at most 4 x 8 choices, pruned at the first trick lost and
+memoised on (hands, leader) at trick boundaries, so it is small in practice; a
+node budget keeps a pathological case bounded (the claim is then reported as
+not checked).
+"""
+
+from __future__ import annotations
+
+from notation.cards import ALL_CARDS, SEATS, Team
+from notation.record import Claim
+
+from .play import PlayState
+
+NODE_BUDGET = 200_000
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def claim_holds(state: PlayState, team: Team, budget: int = NODE_BUDGET) -> bool | None:
+    """Whether ``team`` takes every remaining trick against any defence; ``None`` if
+    the search ran out of budget. ``state`` is left as it was."""
+    counter = [budget]
+    try:
+        return _search(state, team, {}, counter)
+    except _OutOfBudget:
+        return None
+
+
+def _search(state: PlayState, team: Team, memo: dict, counter: list[int]) -> bool:
+    if state.is_over:
+        return True
+    boundary = not state.current_trick
+    if boundary:
+        key = (tuple(state.hand_mask(seat) for seat in SEATS), state.leader)
+        known = memo.get(key)
+        if known is not None:
+            return known
+    ours = state.turn.team is team
+    mask = state.legal_mask()
+    result = not ours
+    while mask:
+        counter[0] -= 1
+        if counter[0] < 0:
+            raise _OutOfBudget
+        low = mask & -mask
+        mask ^= low
+        state.push_unchecked(ALL_CARDS[low.bit_length() - 1])
+        won = bool(state.current_trick) or state.leader.team is team
+        holds = won and _search(state, team, memo, counter)
+        state.pop()
+        if holds == ours:  # a winning card for the claimers, a refutation for the opponents
+            result = holds
+            break
+    if boundary:
+        memo[key] = result
+    return result
+
+
+def check_claim(run, state: PlayState, claim: Claim) -> bool:
+    """Report an unsound claim on ``run`` (a ``replay.Replay``), then apply the claim
+    as the record says it was agreed. Returns ``True``: the deal can be scored."""
+    team = claim.seat.team
+    left = 8 - len(state.tricks)
+    holds = claim_holds(state, team)
+    where = run.at(claim.pos)
+    who = claim.seat.full_name
+    if holds is None:
+        run.add("claim-unchecked", f"{who}'s claim of the last {left} tricks is too large to check",
+                where, seat=claim.seat)
+    elif not holds:
+        run.add("claim-inconsistent", f"{who} claims the last {left} tricks for {team}, but {team.other} can "
+                f"take a trick whatever {team} play", where, seat=claim.seat)
+    state.claim(claim.seat)
+    return True
+

@@ -1,0 +1,482 @@
+"""The card play of one deal: a ``PlayState`` shaped like python-chess's ``Board``.
+
+``push`` plays the next card (checked against rules.md §3), ``push_unchecked``
+plays it whatever the rules say (the validator goes on after an illegal play),
+``pop`` rewinds. Hands are 32-bit masks and the per-denomination tables of
+``tables`` decide legality and trick winners with a few integer operations, so a
+checked replay of a whole deal costs a few tens of microseconds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping, NamedTuple, Sequence
+
+from notation.cards import ALL_CARDS, SEATS, SUITS, Card, Denomination, Rank, Seat, Suit, Team
+from notation.record import DECLARATIONS
+
+from .contract import Contract
+from .rules import Rules
+from .tables import CARD_INDEX, MODE_SUIT, MODE_TA, SUIT_MASKS, cards_of, mask_of, sorted_cards, table
+
+TRICKS_PER_DEAL = 8
+TEAMS = (Team.NS, Team.EW)  # index = seat index & 1
+
+
+# --- errors -------------------------------------------------------------------
+
+class PlayError(ValueError):
+    """A card that cannot be played here; ``seat`` and ``card`` say which."""
+
+    def __init__(self, message: str, seat: Seat | None = None, card: Card | None = None) -> None:
+        super().__init__(message)
+        self.seat = seat
+        self.card = card
+
+
+class NotInHandError(PlayError):
+    """The seat does not hold the card."""
+
+
+class IllegalPlayError(PlayError):
+    """The card breaks a duty of rules.md §3; ``illegality`` explains which."""
+
+    def __init__(self, illegality: Illegality) -> None:
+        super().__init__(illegality.message(), illegality.seat, illegality.card)
+        self.illegality = illegality
+
+
+class DealOverError(PlayError):
+    """A card after the eighth trick (or after a claim)."""
+
+
+class OutOfTurnError(PlayError):
+    """``push(card, seat=...)`` named a seat that is not in turn."""
+
+
+# --- values -------------------------------------------------------------------
+
+class PlayedTrick(NamedTuple):
+    """A finished trick: its leader, the (seat, card) pairs in play order, winner, card points."""
+
+    leader: Seat
+    plays: tuple[tuple[Seat, Card], ...]
+    winner: Seat
+    points: int
+
+
+class Declaration(NamedTuple):
+    """A word said with a card: ``"belote"`` or ``"rebelote"``."""
+
+    seat: Seat
+    card: Card
+    word: str
+
+
+class Belote(NamedTuple):
+    """A K+Q of a trump suit in one hand as dealt, and whether it scores (rules.md §5, §9.11)."""
+
+    seat: Seat
+    suit: Suit
+    entitled: bool
+
+    @property
+    def team(self) -> Team:
+        return self.seat.team
+
+
+ILLEGAL_REASONS = ("not-in-hand", "must-follow", "must-overtrump-in-trump-lead", "ta-must-beat",
+                   "must-trump", "must-overtrump", "must-undertrump")
+
+
+@dataclass(frozen=True, slots=True)
+class Illegality:
+    """Why ``seat`` may not play ``card`` (reason: one of ``ILLEGAL_REASONS``)."""
+
+    reason: str
+    seat: Seat
+    card: Card
+    legal: tuple[Card, ...]  # the cards the seat could play
+    led: Suit | None
+    winner: Seat | None  # current winner of the trick and its card
+    winner_card: Card | None
+    partner_master: bool
+    trumps_held: tuple[Card, ...]
+
+    def message(self) -> str:
+        who, card = self.seat.full_name, self.card.pretty()
+        alternatives = " ".join(c.pretty() for c in self.legal)
+        if self.reason == "not-in-hand":
+            return f"{who} played {card} but does not hold it (could play {alternatives})"
+        led = self.led.plural[:-1] if self.led else "card"
+        if self.reason == "must-follow":
+            return f"{who} played {card} but held {alternatives} and had to follow {led}s"
+        assert self.winner is not None and self.winner_card is not None
+        winning = f"{self.winner.full_name}'s {self.winner_card.pretty()}"
+        if self.reason in ("must-overtrump-in-trump-lead", "ta-must-beat"):
+            return f"{who} played {card} but could beat {winning} with {alternatives}: {who} had to go over"
+        relation = f"{who}'s partner" if self.partner_master else "an opponent"
+        trumps = " ".join(c.pretty() for c in self.trumps_held)
+        context = (f"{who} played {card} but held no {led} and held {trumps} while "
+                   f"{self.winner.full_name} ({relation}) was winning with {self.winner_card.pretty()}")
+        duty = {"must-trump": "had to trump", "must-overtrump": f"had to overtrump with {alternatives}",
+                "must-undertrump": f"could not overtrump and had to play a trump ({alternatives})"}
+        return f"{context}: {who} {duty[self.reason]}"
+
+
+# --- the state ----------------------------------------------------------------
+
+class PlayState:
+    """The play of one deal, from the first lead to the eighth trick (or a claim)."""
+
+    __slots__ = ("contract", "rules", "_mode", "_beats", "_points", "_trump", "_climb", "_exempt", "_must_under",
+                 "_next", "_dealt", "_hands", "_turn", "_leader", "_first_leader", "_n", "_led", "_win",
+                 "_win_seat", "_trick_points", "_tricks", "_plays", "_team_points", "_trick_counts", "_claim",
+                 "_pairs")
+
+    def __init__(self, hands: Mapping[Seat, Iterable[Card]], contract: Contract, rules: Rules, *,
+                 leader: Seat | None = None, dealer: Seat | None = None) -> None:
+        (self._mode, self._beats, self._points, self._trump, self._climb, self._exempt, self._must_under,
+         self._next, trump_suit_indices, dealer_leads) = _config(contract.denomination, rules)
+        if leader is None:
+            if dealer is None:
+                raise ValueError("PlayState needs the first leader or the dealer")
+            first = dealer.index if dealer_leads else self._next[dealer.index]
+        else:
+            first = leader.index
+        self.contract = contract
+        self.rules = rules
+        held = [0, 0, 0, 0]
+        for seat, cards in hands.items():
+            held[_SEAT_POSITION[id(seat)]] = mask_of(cards)
+        self._dealt = dealt = tuple(held)
+        self._hands = held
+        self._first_leader = self._leader = self._turn = first  # _turn is -1 once the deal is over
+        self._n = 0  # cards in the current trick: the last _n entries of _plays
+        self._led = self._win = self._win_seat = self._trick_points = 0
+        # Finished tricks as (leader, index of its first play, winner, points); PlayedTrick is built on demand.
+        self._tricks: list[tuple[int, int, int, int]] = []
+        self._plays: list[tuple[int, int, str | None, bool]] = []  # seat, card, declaration, was held
+        self._team_points = [0, 0]
+        self._trick_counts = [0, 0, 0, 0]
+        self._claim: int | None = None
+        self._pairs = [(seat, suit) for suit in trump_suit_indices for seat in (0, 1, 2, 3)
+                       if dealt[seat] & _KQ[suit] == _KQ[suit]]  # (seat, suit) holding a trump K+Q
+
+    # --- queries ------------------------------------------------------------------
+
+    @property
+    def turn(self) -> Seat | None:
+        return None if self._turn < 0 else SEATS[self._turn]
+
+    @property
+    def is_over(self) -> bool:
+        return self._turn < 0  # after the eighth trick or a claim
+
+    @property
+    def leader(self) -> Seat:
+        """The seat that leads (or led) the current trick."""
+        return SEATS[self._leader]
+
+    @property
+    def first_leader(self) -> Seat:
+        return SEATS[self._first_leader]
+
+    def hand(self, seat: Seat) -> frozenset[Card]:
+        return cards_of(self._hands[seat.index])
+
+    def dealt(self, seat: Seat) -> frozenset[Card]:
+        return cards_of(self._dealt[seat.index])
+
+    def hand_mask(self, seat: Seat) -> int:
+        return self._hands[seat.index]
+
+    def _pairs_of(self, start: int, stop: int) -> tuple[tuple[Seat, Card], ...]:
+        return tuple((SEATS[s], ALL_CARDS[c]) for s, c, _, _ in self._plays[start:stop])
+
+    @property
+    def tricks(self) -> tuple[PlayedTrick, ...]:
+        return tuple(PlayedTrick(SEATS[leader], self._pairs_of(start, start + 4), SEATS[winner], points)
+                     for leader, start, winner, points in self._tricks)
+
+    @property
+    def trick_count(self) -> int:
+        """How many tricks are finished."""
+        return len(self._tricks)
+
+    @property
+    def current_trick(self) -> tuple[tuple[Seat, Card], ...]:
+        return self._pairs_of(len(self._plays) - self._n, len(self._plays))
+
+    @property
+    def current_winner(self) -> tuple[Seat, Card] | None:
+        return (SEATS[self._win_seat], ALL_CARDS[self._win]) if self._n else None
+
+    @property
+    def plays(self) -> tuple[tuple[Seat, Card], ...]:
+        return self._pairs_of(0, len(self._plays))
+
+    @property
+    def declarations(self) -> tuple[Declaration, ...]:
+        return tuple(Declaration(SEATS[s], ALL_CARDS[c], word) for s, c, word, _ in self._plays if word)
+
+    @property
+    def claimed_by(self) -> Seat | None:
+        return None if self._claim is None else SEATS[self._claim]
+
+    def legal_mask(self) -> int:
+        """The cards the seat in turn may play, as a mask (0 when the deal is over)."""
+        return 0 if self._turn < 0 else self._legal(self._turn)
+
+    def legal_cards(self) -> frozenset[Card]:
+        return cards_of(self.legal_mask())
+
+    def is_legal(self, card: Card) -> bool:
+        return bool(self.legal_mask() >> _index(card) & 1)
+
+    def _legal(self, seat: int) -> int:
+        """rules.md §3 on masks."""
+        hand = self._hands[seat]
+        if not self._n:
+            return hand
+        followers = hand & self._led
+        if followers:
+            if self._led & self._trump and self._climb:
+                return followers & self._beats[self._win] or followers
+            return followers
+        trumps = hand & self._trump
+        if not trumps or (self._exempt and self._win_seat == seat ^ 2):
+            return hand
+        # No trump in the trick: beats[win] holds every trump, so this is "must trump" too.
+        return trumps & self._beats[self._win] or (trumps if self._must_under else hand)
+
+    # --- moves --------------------------------------------------------------------
+
+    def push(self, card: Card, declaration: str | None = None, *, seat: Seat | None = None) -> None:
+        """Play ``card`` for the seat in turn; raise a ``PlayError`` if it may not be played."""
+        turn = self._turn
+        if turn < 0:
+            raise DealOverError(f"{card.pretty()} played after the end of the deal", seat, card)
+        if seat is not None and seat.index != turn:
+            raise OutOfTurnError(f"{seat.full_name} played {card.pretty()} but it was "
+                                 f"{SEATS[turn].full_name}'s turn", seat, card)
+        index = CARD_INDEX.get(id(card))
+        if index is None:
+            index = card.index
+        bit = 1 << index
+        if not self._hands[turn] & bit:
+            raise NotInHandError(f"{SEATS[turn].full_name} played {card.pretty()} but does not hold it",
+                                 SEATS[turn], card)
+        # Following a suit led that carries no duty to go over is always legal: skip the full test.
+        if self._n and not (bit & self._led and not (self._led & self._trump and self._climb)) \
+                and not self._legal(turn) & bit:
+            raise IllegalPlayError(_explain(self, turn, card, bit))
+        if declaration is not None and declaration not in DECLARATIONS:
+            raise PlayError(f"unknown declaration {declaration!r} (expected belote or rebelote)", SEATS[turn], card)
+        self._play(turn, index, bit, declaration, True)
+
+    def push_unchecked(self, card: Card, declaration: str | None = None) -> None:
+        """Play ``card`` for the seat in turn without any check (even a card it does not hold)."""
+        if self._turn < 0:
+            raise DealOverError(f"{card.pretty()} played after the end of the deal", None, card)
+        index = _index(card)
+        bit = 1 << index
+        self._play(self._turn, index, bit, declaration, bool(self._hands[self._turn] & bit))
+
+    def _play(self, turn: int, index: int, bit: int, declaration: str | None, held: bool) -> None:
+        self._hands[turn] &= ~bit
+        plays = self._plays
+        plays.append((turn, index, declaration, held))
+        n = self._n
+        if not n:
+            self._led = SUIT_MASKS[index >> 3]
+            self._win, self._win_seat, self._trick_points = index, turn, self._points[index]
+        else:
+            if bit & self._beats[self._win]:
+                self._win, self._win_seat = index, turn
+            self._trick_points += self._points[index]
+        if n < 3:
+            self._n = n + 1
+            self._turn = self._next[turn]
+            return
+        winner = self._win_seat
+        self._team_points[winner & 1] += self._trick_points
+        self._trick_counts[winner] += 1
+        self._tricks.append((self._leader, len(plays) - 4, winner, self._trick_points))
+        self._n = 0
+        self._leader = winner
+        self._turn = winner if len(self._tricks) < TRICKS_PER_DEAL else -1
+
+    def pop(self) -> Card:
+        """Take back the last card played, reopening a finished trick if need be."""
+        if self._claim is not None:
+            raise PlayError("cannot take back a card after a claim; call undo_claim() first")
+        if not self._plays:
+            raise PlayError("no card to take back")
+        if not self._n:
+            self._leader, _, winner, points = self._tricks.pop()
+            self._team_points[winner & 1] -= points
+            self._trick_counts[winner] -= 1
+            self._n = 4
+        seat, index, _, held = self._plays.pop()
+        self._n -= 1
+        if held:
+            self._hands[seat] |= 1 << index
+        self._turn = seat
+        self._rescan_trick()
+        return ALL_CARDS[index]
+
+    def _rescan_trick(self) -> None:
+        self._trick_points = 0
+        for position, (seat, index, _, _) in enumerate(self._plays[len(self._plays) - self._n:]):
+            if position == 0:
+                self._led, self._win, self._win_seat = SUIT_MASKS[index >> 3], index, seat
+            elif (1 << index) & self._beats[self._win]:
+                self._win, self._win_seat = index, seat
+            self._trick_points += self._points[index]
+
+    def claim(self, seat: Seat) -> None:
+        """``seat``'s side takes every remaining trick, the cards in the current trick included."""
+        if self.is_over:
+            raise DealOverError(f"{seat.full_name} claimed after the end of the deal", seat)
+        self._claim = seat.index
+        self._turn = -1
+
+    def undo_claim(self) -> None:
+        """Withdraw a claim: play goes on from where it stopped."""
+        if self._claim is not None:
+            self._claim = None
+            self._turn = self._next[self._plays[-1][0]] if self._n else self._leader
+
+    # --- results ------------------------------------------------------------------
+
+    def card_points(self) -> tuple[int, int]:
+        """Card points taken by (NS, EW), without the last-trick bonus; a claim adds what is left."""
+        points = list(self._team_points)
+        if self._claim is not None:
+            left = self._trick_points if self._n else 0
+            remaining = self._hands[0] | self._hands[1] | self._hands[2] | self._hands[3]
+            left += sum(self._points[i] for i in range(32) if remaining >> i & 1)
+            points[self._claim & 1] += left
+        return points[0], points[1]
+
+    def trick_counts(self) -> tuple[int, int, int, int]:
+        """Tricks taken by N, E, S, W; a claiming seat takes every remaining trick."""
+        counts = list(self._trick_counts)
+        if self._claim is not None:
+            counts[self._claim] += TRICKS_PER_DEAL - len(self._tricks)
+        return counts[0], counts[1], counts[2], counts[3]
+
+    @property
+    def last_trick_team(self) -> Team | None:
+        """The side that takes the last trick (the claimer's side after a claim)."""
+        if self._claim is not None:
+            return TEAMS[self._claim & 1]
+        if len(self._tricks) >= TRICKS_PER_DEAL:
+            return TEAMS[self._tricks[-1][2] & 1]
+        return None
+
+    def belotes(self) -> tuple[Belote, ...]:
+        """Every K+Q of a trump suit in one hand as dealt, and whether it scores.
+
+        With ``belote_must_announce`` the first of the two cards played must carry
+        "belote" and the second "rebelote" (§5, §9.11). After a claim the second card
+        may still be in hand: the claim shows it, so "belote" on the first card suffices
+        (rules.md is silent; the FFB counts a belote announced before the claim).
+        """
+        if not self._pairs:
+            return ()
+        result = []
+        for seat, suit in self._pairs:
+            entitled = True
+            if self.rules.belote_must_announce:
+                pair = _KQ[suit]
+                words = [word for s, c, word, _ in self._plays if s == seat and (1 << c) & pair]
+                entitled = bool(words) and words[0] == "belote" and (
+                    words[1:] == ["rebelote"] or (len(words) == 1 and self._claim is not None))
+            result.append(Belote(SEATS[seat], SUITS[suit], entitled))
+        return tuple(result)
+
+    def belote_points(self) -> tuple[int, int]:
+        """Belote points (NS, EW) the sides are entitled to, 20 a belote."""
+        points = [0, 0]
+        for belote in self.belotes():
+            if belote.entitled:
+                points[belote.seat.index & 1] += 20
+        return points[0], points[1]
+
+
+_SEAT_POSITION = {id(seat): seat.index for seat in SEATS}
+_KQ = tuple((1 << (8 * s + Rank.KING.index)) | (1 << (8 * s + Rank.QUEEN.index)) for s in range(4))
+_CONFIGS: dict[tuple[int, Denomination], tuple[Rules, tuple]] = {}
+
+
+def _config(denomination: Denomination, rules: Rules) -> tuple:
+    """What a PlayState needs from the denomination and the rules, cached per Rules object
+    (hashing a Rules is slow, so the cache is keyed by identity and checks it)."""
+    hit = _CONFIGS.get((id(rules), denomination))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    tab = table(denomination, rules.sa_ace, rules.ta_values)
+    # Going over the winner is a duty on a trump lead at a suit contract, at TA when ta_must_beat.
+    climb = tab.mode == MODE_SUIT or (tab.mode == MODE_TA and rules.ta_must_beat)
+    step = 1 if rules.clockwise else 3
+    config = (tab.mode, tab.beats, tab.points, tab.trump_mask, climb, rules.partner_exemption,
+              rules.undertrump == "must", tuple((i + step) % 4 for i in range(4)),
+              tuple(suit.index for suit in tab.trump_suits), rules.first_leader == "dealer")
+    if len(_CONFIGS) > 512:
+        _CONFIGS.clear()
+    _CONFIGS[(id(rules), denomination)] = (rules, config)
+    return config
+
+
+def _index(card: Card) -> int:
+    index = CARD_INDEX.get(id(card))
+    return card.index if index is None else index
+
+
+def trick_winner(plays: Sequence[tuple[Seat, Card]], denomination: Denomination) -> Seat:
+    """The winner of a (possibly incomplete) trick, per rules.md §4."""
+    beats = table(denomination).beats
+    winner_seat, winner = plays[0][0], _index(plays[0][1])
+    for seat, card in plays[1:]:
+        index = _index(card)
+        if (1 << index) & beats[winner]:
+            winner_seat, winner = seat, index
+    return winner_seat
+
+
+def explain_illegal(state: PlayState, card: Card) -> Illegality | None:
+    """Why the seat in turn may not play ``card``, or ``None`` when it may."""
+    if state.is_over:
+        raise DealOverError(f"{card.pretty()} played after the end of the deal", None, card)
+    bit = 1 << _index(card)
+    if state._hands[state._turn] & state._legal(state._turn) & bit:
+        return None
+    return _explain(state, state._turn, card, bit)
+
+
+def _explain(state: PlayState, seat_index: int, card: Card, bit: int) -> Illegality:
+    hand = state._hands[seat_index]
+    trick = state._n > 0
+    winner = SEATS[state._win_seat] if trick else None
+    winner_card = ALL_CARDS[state._win] if trick else None
+    led = ALL_CARDS[state._plays[-state._n][1]].suit if trick else None
+    trumps = hand & state._trump if state._mode == MODE_SUIT else 0
+    return Illegality(_reason(state, hand, bit), SEATS[seat_index], card, sorted_cards(state._legal(seat_index)),
+                      led, winner, winner_card, trick and state._win_seat == seat_index ^ 2, sorted_cards(trumps))
+
+
+def _reason(state: PlayState, hand: int, bit: int) -> str:
+    if not hand & bit:
+        return "not-in-hand"
+    followers = hand & state._led
+    if followers:
+        if not bit & state._led:
+            return "must-follow"
+        return "ta-must-beat" if state._mode == MODE_TA else "must-overtrump-in-trump-lead"
+    trumps = hand & state._trump
+    overtrumps = trumps & state._beats[state._win]
+    if not state._trump & (1 << state._win):
+        return "must-trump"
+    return "must-overtrump" if overtrumps else "must-undertrump"

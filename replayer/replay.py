@@ -1,0 +1,425 @@
+"""One replay of a record through the rules engine, collecting every fault.
+
+``replay(record, rules)`` checks the deal (32 distinct cards, 8 a hand), the
+seats (dealer, first speaker, trick leaders), every call of the taking or the
+auction and every card of the play. After a fault it goes on with the call or
+card as written (``push_unchecked``), so one record reports all its faults.
+
+The fast path is one checked push per call and per card; messages, legal
+alternatives and explanations are built only when a push fails.
+
+Hidden cards: when hands are missing but the 32 plays are known, the hands are
+rebuilt from the plays; otherwise the known hands and cards are checked, a seat
+that showed out of a suit may not play it later, and the replay stops at the
+first unknown card played (an info finding says what was not checked).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from notation.cards import SEATS, Card, Seat
+from notation.record import CardEntry, Pos, Record
+
+from .auction import AuctionState, BiddingState, TakingState
+from .contract import Contract
+from .findings import Finding, Location, make_finding
+from .play import PlayError, PlayState, explain_illegal
+from .rules import Rules
+from .tables import mask_of
+
+PLAY_RULES = {"not-in-hand": "card-not-held", "must-overtrump-in-trump-lead": "trump-lead-must-go-over"}
+CALL_RULES = {
+    "auction.closed": "call-after-auction-closed", "auction.out-of-turn": "call-out-of-turn",
+    "auction.not-an-auction-call": "illegal-call", "auction.denomination": "denomination-not-played",
+    "auction.generale-off": "generale-not-played", "auction.bid-value": "bid-value",
+    "auction.bid-not-higher": "bid-not-higher", "auction.bid-after-coinche": "bid-after-coinche",
+    "auction.coincher-partner-must-pass": "coincher-partner-must-pass",
+    "auction.coinche-no-bid": "coinche-without-bid", "auction.coinche-own-side": "coinche-by-bidding-side",
+    "auction.coinche-twice": "coinche-twice", "auction.surcoinche-off": "surcoinche-not-played",
+    "auction.surcoinche-no-coinche": "surcoinche-without-coinche",
+    "auction.surcoinche-by-defence": "surcoinche-by-defence",
+    "taking.round1-take-or-pass": "illegal-call", "taking.round2-name-or-pass": "illegal-call",
+    "taking.round2-turned-suit": "taking-turned-suit", "taking.round2-sa-ta": "denomination-not-played",
+    "taking.jack-forces-dealer": "dealer-must-take",
+}
+
+
+@dataclass(slots=True)
+class Replay:
+    """What one replay found and built."""
+
+    record: Record
+    rules: Rules
+    index: int = 0
+    findings: list[Finding] = field(default_factory=list)
+    dealer: Seat | None = None
+    hands: dict[Seat, tuple[Card, ...]] | None = None  # as dealt, when fully known or rebuilt
+    bidding: BiddingState | None = None
+    contract: Contract | None = None
+    state: PlayState | None = None
+    complete: bool = False  # 8 tricks played, or a valid claim: the deal can be scored
+    unchecked: list[str] = field(default_factory=list)  # what hidden cards kept from being checked
+
+    def at(self, pos: Pos | None, trick: int | None = None, card: int | None = None) -> Location:
+        if pos is None:
+            return Location(self.index, None, None, trick, card)
+        return Location(self.index, pos.line, pos.column, trick, card)
+
+    def tag_at(self, name: str) -> Location:
+        """The location of tag ``name`` in the record's source text (scanned on demand)."""
+        source = self.record.source
+        if source is not None:
+            needle = "[" + name
+            for offset, line in enumerate(source.text.splitlines()):
+                column = line.find(needle)
+                if column >= 0 and line[column + len(needle):column + len(needle) + 1] in (" ", "\t", '"'):
+                    return Location(self.index, source.first_line + offset, column + 1)
+        return Location(self.index)
+
+    def add(self, rule: str, message: str, location: Location, **extra) -> None:
+        self.findings.append(make_finding(rule, message, location, **extra))
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for f in self.findings if f.severity.rank == 0)
+
+
+def replay(record: Record, rules: Rules, index: int = 0) -> Replay:
+    """Replay ``record`` under ``rules``; never raises on a bad record."""
+    run = Replay(record, rules, index)
+    run.dealer = _dealer(run)
+    _bidding(run)
+    run.hands = _deal(run)
+    if record.tricks:
+        _play(run)
+    return run
+
+
+# --- seats --------------------------------------------------------------------
+
+def previous(seat: Seat, rules: Rules) -> Seat:
+    return seat.next(not rules.clockwise)
+
+
+def _dealer(run: Replay) -> Seat:
+    record, rules = run.record, run.rules
+    dealer = record.dealer
+    if dealer is not None:
+        return dealer
+    calls = record.auction or record.taking or ()
+    plays = record.tricks[0].plays if record.tricks else ()
+    guess, how = Seat.NORTH, "assumed North"
+    if calls and calls[0].seat is not None:
+        first = calls[0].seat
+        guess, how = (first if rules.first_speaker == "dealer" else previous(first, rules)), "the first call"
+    elif plays and plays[0].seat is not None:
+        first = plays[0].seat
+        guess, how = (first if rules.first_leader == "dealer" else previous(first, rules)), "the first lead"
+    written = record.tag("Dealer")
+    what = f"Dealer tag {written!r} is not a seat" if written else "no Dealer tag"
+    reason = f"{how}" if how.startswith("assumed") else f"{guess.full_name}, from {how}"
+    run.add("missing-dealer", f"{what}: dealer {reason}", run.at(None), seat=guess)
+    return guess
+
+
+# --- the deal -----------------------------------------------------------------
+
+def _deal(run: Replay) -> dict[Seat, tuple[Card, ...]] | None:
+    """Check the hands; return them when all four are fully known and sound."""
+    record = run.record
+    known = 0
+    sound = True
+    # A void classic deal stops after the first distribution: 5 cards a hand.
+    size = 5 if run.bidding is not None and run.bidding.is_void and not run.rules.is_coinche else 8
+    dealt = 0  # cards seen so far, as a mask: duplicates are looked for only when the count is off
+    for hand in record.hands:
+        cards = hand.cards
+        if cards is None:
+            continue
+        if len(cards) != size:
+            sound = False
+            run.add("hand-size", f"{hand.seat.full_name}'s hand has {len(cards)} cards, not {size}",
+                    run.at(hand.pos), seat=hand.seat)
+        if None in cards:
+            cards = tuple(card for card in cards if card is not None)
+        else:
+            known += 1
+        mask = mask_of(cards)
+        if (mask & ~dealt).bit_count() != len(cards):
+            sound = False
+            _duplicates(run, hand, cards, dealt)
+        dealt |= mask
+    if known == 4 and sound and size == 8:
+        return {hand.seat: hand.cards for hand in record.hands}  # type: ignore[misc]
+    return None
+
+
+def _duplicates(run: Replay, hand, cards: tuple[Card, ...], dealt: int) -> None:
+    owners = {card: h.seat for h in run.record.hands if h is not hand for card in h.cards or () if card}
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            where = "twice"
+        elif dealt & card.mask:
+            where = f"and also to {owners[card].full_name}"
+        else:
+            seen.add(card)
+            continue
+        run.add("duplicate-card", f"{card.pretty()} is dealt to {hand.seat.full_name} {where}",
+                run.at(hand.pos), seat=hand.seat, card=card)
+
+
+# --- the taking or the auction ------------------------------------------------
+
+def _bidding(run: Replay) -> None:
+    record, rules = run.record, run.rules
+    calls = record.auction if rules.is_coinche else record.taking
+    wrong = record.taking if rules.is_coinche else record.auction
+    if wrong is not None:
+        have, want = ("a taking", "an auction") if rules.is_coinche else ("an auction", "a taking")
+        run.add("wrong-bidding-kind", f"the record has {have} but its rules ({rules}) play {want}",
+                run.at(wrong[0].pos if wrong else None))
+        calls = calls if calls is not None else wrong
+    if calls is None:
+        return
+    if rules.is_coinche:
+        state: BiddingState = AuctionState(rules, run.dealer)
+    elif record.turned is None:
+        run.add("missing-turned-card", "no turned card: the taking cannot be replayed", run.at(None))
+        return
+    else:
+        state = TakingState(rules, run.dealer, record.turned)
+    run.bidding = state
+    for number, entry in enumerate(calls, 1):
+        seat = entry.seat
+        if number == 1 and seat is not None and seat is not state.first_speaker:
+            run.add("wrong-first-speaker", f"call 1: {seat.full_name} speaks first but the first speaker is "
+                    f"{state.first_speaker.full_name} (dealer {run.dealer.full_name}, "
+                    f"first_speaker={rules.first_speaker})", run.at(entry.pos, None, number), seat=seat)
+        problem = state.explain(entry.call, seat)
+        if problem is not None and not (number == 1 and problem.rule == "auction.out-of-turn"):
+            alternatives = tuple(str(c) for c in state.legal_calls()) if state.turn else ()
+            run.add(CALL_RULES.get(problem.rule, "illegal-call"), f"call {number}: {problem.message}",
+                    run.at(entry.pos, None, number), seat=seat or state.turn, card=None,
+                    alternatives=alternatives)
+        state.push_unchecked(entry.call, seat)
+    run.contract = state.contract
+    if not state.is_over and record.tricks:
+        run.add("auction-incomplete", f"the {state._name} is not over after {len(calls)} calls, yet cards "
+                f"are played", run.at(calls[-1].pos if calls else None))
+    elif state.is_void and record.tricks:
+        run.add("play-after-void-deal", "everybody passed, yet cards are played",
+                run.at(record.tricks[0].pos, 1))
+
+
+# --- the play -----------------------------------------------------------------
+
+def _play(run: Replay) -> None:
+    record, rules = run.record, run.rules
+    if run.contract is None:
+        if run.bidding is None and not any(f.rule == "missing-turned-card" for f in run.findings):
+            run.add("auction-incomplete", "no taking or auction: the play cannot be replayed without a contract",
+                    run.at(record.tricks[0].pos, 1))
+        run.unchecked.append("the play (no contract)")
+        return
+    hands = run.hands
+    if hands is None:
+        hands = _rebuild(run)
+    if hands is not None and not rules.is_coinche and record.turned is not None:
+        if record.turned not in hands[run.contract.taker]:
+            run.add("turned-card-not-taken", f"the turned card {record.turned.pretty()} is not in the hand of "
+                    f"the taker, {run.contract.taker.full_name}", run.at(None), seat=run.contract.taker,
+                    card=record.turned)
+    if hands is None:
+        _play_hidden(run)
+    else:
+        run.state = PlayState(hands, run.contract, rules, dealer=run.dealer)
+        run.complete = _play_known(run, run.state)
+
+
+def _check_seat(run: Replay, entry: CardEntry, turn: Seat, number: int, position: int) -> None:
+    if entry.seat is None or entry.seat is turn:
+        return
+    card = entry.card.pretty() if entry.card else "??"
+    if position == 1:
+        why = "first_leader" if number == 1 else f"the winner of trick {number - 1}"
+        run.add("wrong-leader", f"trick {number}: {entry.seat.full_name} leads {card} but {turn.full_name} "
+                f"should lead ({why})", run.at(entry.pos, number, position), seat=entry.seat, card=entry.card)
+    else:
+        run.add("play-out-of-turn", f"trick {number}: {entry.seat.full_name} plays {card} but it is "
+                f"{turn.full_name}'s turn", run.at(entry.pos, number, position), seat=entry.seat, card=entry.card)
+
+
+def _trick_shape(run: Replay, number: int, trick, last: bool) -> bool:
+    """Report a trick of the wrong size; ``False`` when the replay cannot go on."""
+    size = len(trick.plays)
+    if size > 4:
+        run.add("too-many-cards", f"trick {number} has {size} cards", run.at(trick.plays[4].pos, number, 5))
+    if number > 8:
+        run.add("too-many-cards", f"trick {number}: a deal has 8 tricks", run.at(trick.pos, number))
+        return False
+    if size < 4 and not last:
+        run.add("short-trick", f"trick {number} has {size} cards but is not the last trick",
+                run.at(trick.pos, number))
+        return False
+    return True
+
+
+def _play_known(run: Replay, state: PlayState) -> bool:
+    """Checked replay with every hand known; returns whether the play is complete."""
+    tricks = run.record.tricks
+    push = state.push
+    for number, trick in enumerate(tricks, 1):
+        plays = trick.plays
+        if (len(plays) != 4 or number > 8) and not _trick_shape(run, number, trick, number == len(tricks)):
+            return False
+        for position, entry in enumerate(plays[:4], 1):
+            card = entry.card
+            if card is None:  # a ?? in a known deal: the card is not known, the replay stops
+                run.unchecked.append(f"tricks {number}-8 (a card of trick {number} is unknown)")
+                return False
+            try:
+                push(card, entry.declaration, seat=entry.seat)
+            except PlayError:
+                _fault(run, state, entry, number, position)
+    return _end_of_play(run, state)
+
+
+def _fault(run: Replay, state: PlayState, entry: CardEntry, number: int, position: int) -> None:
+    """A push that failed: say why, then play the card as written."""
+    seat, turn = entry.seat, state.turn
+    if seat is not None and seat is not turn:
+        _check_seat(run, entry, turn, number, position)
+        bit = entry.card.mask
+        if state.hand_mask(seat) & bit and not state.hand_mask(turn) & bit:
+            play_as(state, seat)  # the written seat holds the card: it did play out of turn
+    try:
+        state.push(entry.card, entry.declaration)
+    except PlayError:
+        _illegal_play(run, state, entry, number, position)
+        state.push_unchecked(entry.card, entry.declaration)
+
+
+def play_as(state: PlayState, seat: Seat) -> bool:
+    """Give the turn to ``seat`` when it has not played in the current trick.
+
+    The record says who played: following the written seat after one irregular
+    lead keeps one fault from making every later card look wrong. ``PlayState``
+    has no public way to play out of turn, so this sets its turn (and leader).
+    """
+    if any(who is seat for who, _ in state.current_trick):
+        return False
+    if not state.current_trick:
+        state._leader = seat.index  # noqa: SLF001 - see the docstring
+    state._turn = seat.index  # noqa: SLF001
+    return True
+
+
+def _illegal_play(run: Replay, state: PlayState, entry: CardEntry, number: int, position: int) -> None:
+    card = entry.card
+    why = explain_illegal(state, card)
+    if why is None:
+        return
+    rule = PLAY_RULES.get(why.reason, why.reason)
+    run.add(rule, f"trick {number}: {why.message()}", run.at(entry.pos, number, position),
+            seat=why.seat, card=card, alternatives=tuple(str(c) for c in why.legal))
+
+
+def _end_of_play(run: Replay, state: PlayState) -> bool:
+    record = run.record
+    if state.is_over:
+        if record.claim is not None:
+            run.add("claim-inconsistent", f"{record.claim.seat.full_name} claims after the last trick",
+                    run.at(record.claim.pos), seat=record.claim.seat)
+        return True
+    if record.claim is not None:
+        from .claims import check_claim  # the search is only loaded when a record claims
+        return check_claim(run, state, record.claim)
+    if record.stopped:
+        run.add("play-stopped", f"the play stops after {len(record.plays)} cards (*): the deal is not rescored",
+                run.at(record.tricks[-1].pos if record.tricks else None))
+        return False
+    run.add("incomplete-play", f"the play stops after {len(record.plays)} cards with no claim and no *",
+            run.at(record.tricks[-1].pos if record.tricks else None))
+    return False
+
+
+# --- hidden cards -------------------------------------------------------------
+
+def _rebuild(run: Replay) -> dict[Seat, tuple[Card, ...]] | None:
+    """Hands from the 32 cards played, when every card played is known and distinct."""
+    record = run.record
+    plays = record.plays
+    cards = [entry.card for entry in plays]
+    if len(record.tricks) != 8 or len(cards) != 32 or None in cards or len(set(cards)) != 32:
+        return None
+    if any(len(trick.plays) != 4 for trick in record.tricks):
+        return None
+    state = PlayState({}, run.contract, run.rules, dealer=run.dealer)
+    for card in cards:
+        state.push_unchecked(card)
+    rebuilt = {seat: tuple(card for who, card in state.plays if who is seat) for seat in SEATS}
+    for hand in record.hands:  # the cards written in a partly known hand must agree
+        for card in hand.cards or ():
+            if card is not None and card not in rebuilt[hand.seat]:
+                return None
+    missing = [seat.full_name for seat in SEATS if record.hand(seat) is None or None in record.hand(seat)]
+    run.add("hands-rebuilt", f"hands of {', '.join(missing)} rebuilt from the 32 cards played",
+            run.at(None), alternatives=tuple(" ".join(map(str, rebuilt[s])) for s in SEATS))
+    run.hands = rebuilt
+    return rebuilt
+
+
+def _play_hidden(run: Replay) -> None:
+    """Check what can be checked when some hands or cards are unknown."""
+    record = run.record
+    known = {hand.seat: hand.cards for hand in record.hands if hand.cards is not None and None not in hand.cards}
+    partial = {hand.seat: {c for c in hand.cards if c is not None} for hand in record.hands if hand.cards}
+    owner = {card: seat for seat, cards in partial.items() for card in cards}
+    state = PlayState(known, run.contract, run.rules, dealer=run.dealer)
+    void: dict[Seat, set] = {seat: set() for seat in SEATS}
+    played: set[Card] = set()
+    run.unchecked.append("the legality of cards played by " + (", ".join(
+        s.full_name for s in SEATS if s not in known) or "nobody") + " (hands unknown)")
+    tricks = record.tricks
+    for number, trick in enumerate(tricks, 1):
+        if not _trick_shape(run, number, trick, number == len(tricks)):
+            return
+        for position, entry in enumerate(trick.plays[:4], 1):
+            turn = state.turn
+            if entry.seat is not None and entry.seat is not turn:
+                _check_seat(run, entry, turn, number, position)
+                if play_as(state, entry.seat):  # hands unknown: the written seat is believed
+                    turn = entry.seat
+            card = entry.card
+            if card is None:
+                run.unchecked.append(f"tricks {number}-8 (a card of trick {number} is unknown)")
+                return
+            where = run.at(entry.pos, number, position)
+            if card in played:
+                run.add("duplicate-card", f"trick {number}: {turn.full_name} plays {card.pretty()}, already played",
+                        where, seat=turn, card=card)
+            elif owner.get(card, turn) is not turn:
+                run.add("card-not-held", f"trick {number}: {turn.full_name} played {card.pretty()} but it was "
+                        f"dealt to {owner[card].full_name}", where, seat=turn, card=card)
+            elif card.suit in void[turn]:
+                run.add("shown-void", f"trick {number}: {turn.full_name} played {card.pretty()} but showed out "
+                        f"of {card.suit.plural} earlier", where, seat=turn, card=card)
+            elif turn in known:
+                try:
+                    state.push(card, entry.declaration)
+                    played.add(card)
+                    continue
+                except PlayError:
+                    _illegal_play(run, state, entry, number, position)
+            played.add(card)
+            led = state.current_trick[0][1] if state.current_trick else None
+            if led is not None and card.suit is not led.suit:
+                void[turn].add(led.suit)
+            state.push_unchecked(card, entry.declaration)
+    run.complete = _end_of_play(run, state) if record.claim is None else False
+    run.state = state
+    if record.claim is not None:
+        run.add("claim-unchecked", f"{record.claim.seat.full_name}'s claim cannot be checked: hands unknown",
+                run.at(record.claim.pos), seat=record.claim.seat)

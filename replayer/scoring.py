@@ -1,0 +1,387 @@
+"""Scoring: one deal (rules.md §1, §7, §9) and a match, as pure functions of data.
+
+``finished_deal(state, melds)`` turns a finished ``PlayState`` into a
+``FinishedDeal`` value; ``score_deal(deal, rules)`` gives a ``DealScore`` with the
+whole breakdown; ``MatchState`` keeps the running totals, the litige hold and the
+winner.
+"""
+
+from __future__ import annotations
+
+import enum
+from types import MappingProxyType
+from typing import Any, Mapping, NamedTuple, Sequence
+
+from notation.cards import Denomination, Seat, Team
+
+from .contract import Contract
+from .melds import NO_MELDS, Meld, MeldOutcome, score_melds
+from .play import PlayState
+from .rules import Rules
+
+TEAMS = (Team.NS, Team.EW)  # index = seat index & 1
+_NO_MELDS_BY_SEAT: Mapping[Seat, tuple[Meld, ...]] = MappingProxyType({})
+
+
+def _team_index(team: Team) -> int:
+    return 0 if team is Team.NS else 1
+
+
+class Outcome(enum.Enum):
+    MADE = "made"
+    FAILED = "failed"  # "dedans"
+    LITIGE = "litige"  # classic tie: the takers' points are held
+    VOID = "void"  # nobody took: no score (§9.12)
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class FinishedDeal(NamedTuple):
+    """What scoring needs to know about a deal that has been played out.
+
+    ``card_points`` and ``belote`` are (NS, EW); ``belote`` holds only the belotes the
+    sides are entitled to; ``tricks`` is per seat N E S W; ``melds`` the declared
+    (valid) melds per seat; ``first_player`` led trick 1 (for ``meld_tie=first``).
+    """
+
+    contract: Contract | None
+    card_points: tuple[int, int] = (0, 0)
+    last_trick: Team | None = None
+    tricks: tuple[int, int, int, int] = (0, 0, 0, 0)
+    belote: tuple[int, int] = (0, 0)
+    melds: Mapping[Seat, Sequence[Meld]] = _NO_MELDS_BY_SEAT
+    first_player: Seat | None = None
+
+    @property
+    def capot(self) -> Team | None:
+        """The side that took all 8 tricks, if any."""
+        if self.tricks[0] + self.tricks[2] == 8:
+            return Team.NS
+        if self.tricks[1] + self.tricks[3] == 8:
+            return Team.EW
+        return None
+
+
+def finished_deal(state: PlayState, melds_by_seat: Mapping[Seat, Sequence[Meld]] | None = None) -> FinishedDeal:
+    """The scoring input of a finished (or claimed) play."""
+    if not state.is_over:
+        raise ValueError("the deal is not over: it cannot be scored yet")
+    return FinishedDeal(state.contract, state.card_points(), state.last_trick_team, state.trick_counts(),
+                        state.belote_points(), melds_by_seat or _NO_MELDS_BY_SEAT, state.first_leader)
+
+
+class SideScore(NamedTuple):
+    """One side's breakdown. ``points`` is P of §7 (cards + last trick, after the capot
+    rule and TA scaling); ``total`` is Tot = P + belote + melds; ``score`` the deal score."""
+
+    team: Team
+    role: str  # "takers" or "defenders"
+    card_points: int
+    last_trick: int
+    points: int
+    belote: int
+    melds: int
+    total: int
+    score: int
+    rounding: int = 0  # what rounding added (may be negative)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"team": str(self.team), "role": self.role, "card_points": self.card_points,
+                "last_trick": self.last_trick, "points": self.points, "belote": self.belote,
+                "melds": self.melds, "total": self.total, "rounding": self.rounding, "score": self.score}
+
+
+class DealScore(NamedTuple):
+    """The score of one deal with its breakdown, per team and per role."""
+
+    contract: Contract | None
+    outcome: Outcome
+    ns: SideScore | None
+    ew: SideScore | None
+    contract_value: int = 0
+    multiplier: int = 1
+    capot: Team | None = None
+    litige_hold: int = 0  # the takers' points held after a classic tie
+    meld_team: Team | None = None
+    formula: str = ""
+
+    @property
+    def takers(self) -> Team | None:
+        return self.contract.taker.team if self.contract else None
+
+    @property
+    def defenders(self) -> Team | None:
+        return self.contract.taker.team.other if self.contract else None
+
+    def side(self, team: Team) -> SideScore | None:
+        return self.ns if team is Team.NS else self.ew
+
+    def score(self, team: Team) -> int:
+        side = self.side(team)
+        return side.score if side else 0
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """(NS, EW) deal scores."""
+        return self.score(Team.NS), self.score(Team.EW)
+
+    @property
+    def takers_score(self) -> int:
+        return self.score(self.takers) if self.takers else 0
+
+    @property
+    def defenders_score(self) -> int:
+        return self.score(self.defenders) if self.defenders else 0
+
+    def lines(self) -> list[str]:
+        """A human breakdown, one line per fact."""
+        if self.outcome is Outcome.VOID or self.contract is None:
+            return ["void deal: nobody took, no score"]
+        lines = [f"contract {self.contract} (takers {self.takers})"]
+        for side in (self.ns, self.ew):
+            assert side is not None
+            lines.append(f"{side.team} ({side.role}): cards {side.card_points} + last trick {side.last_trick}"
+                         f" -> {side.points}, belote {side.belote}, melds {side.melds}: total {side.total}")
+        if self.capot:
+            lines.append(f"capot by {self.capot}")
+        lines.append(f"{self.outcome}: {self.formula}")
+        if any(s.rounding for s in (self.ns, self.ew) if s):
+            lines.append("rounding: " + ", ".join(f"{s.team} {s.rounding:+d}" for s in (self.ns, self.ew) if s))
+        if self.litige_hold:
+            lines.append(f"litige: {self.litige_hold} held for the winner of the next scored deal")
+        lines.append(f"score NS {self.score(Team.NS)}, EW {self.score(Team.EW)}")
+        return lines
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"contract": str(self.contract) if self.contract else None, "outcome": str(self.outcome),
+                "takers": str(self.takers) if self.takers else None,
+                "contract_value": self.contract_value, "multiplier": self.multiplier,
+                "capot": str(self.capot) if self.capot else None, "litige_hold": self.litige_hold,
+                "meld_team": str(self.meld_team) if self.meld_team else None, "formula": self.formula,
+                "sides": [s.as_dict() for s in (self.ns, self.ew) if s], "score": list(self.scores)}
+
+
+def void_deal_score() -> DealScore:
+    """A deal nobody took scores 0 (§9.12)."""
+    return DealScore(None, Outcome.VOID, None, None)
+
+
+# --- points of the cards -------------------------------------------------------
+
+def round_points(points: int, rounding: str) -> int:
+    """§7 rounding to the nearest 10: ``nearest10_5up`` 85 -> 90, ``nearest10_5down`` 85 -> 80."""
+    if rounding == "nearest10_5up":
+        return (points + 5) // 10 * 10
+    if rounding == "nearest10_5down":
+        return (points + 4) // 10 * 10
+    return points
+
+
+def _scale_ta(points: int) -> int:
+    """raw_scaled TA: points x 162 / 258, rounded half up (never exactly half: 258 = 2 x 129)."""
+    return (points * 162 * 2 + 258) // (2 * 258)
+
+
+def trick_points(deal: FinishedDeal, rules: Rules) -> tuple[tuple[int, int], tuple[int, int]]:
+    """(last-trick bonus, P) for NS and EW, per §1 (capot_score, raw_scaled)."""
+    capot = deal.capot
+    scaled = rules.ta_values == "raw_scaled" and deal.contract is not None and \
+        deal.contract.denomination is Denomination.ALL_TRUMPS
+    bonus, points = [0, 0], [0, 0]
+    for i, team in enumerate(TEAMS):
+        bonus[i] = 10 if deal.last_trick is team else 0
+        cards = deal.card_points[i]
+        if scaled:
+            points[i] = _scale_ta(cards + bonus[i])
+        else:
+            if capot is team and rules.capot_score == "der100":
+                bonus[i] = 100
+            points[i] = cards + bonus[i]
+        if capot is team:
+            if rules.capot_score == "flat250":
+                points[i] = 250  # §9.2: 250 in all, no extra 10
+            elif scaled:
+                points[i] += 90  # §1: a capot adds 90 after scaling
+    return (bonus[0], bonus[1]), (points[0], points[1])
+
+
+# --- one deal -------------------------------------------------------------------
+
+class _Sheet:
+    """Working values of one deal, indexed by role: 0 takers, 1 defenders."""
+
+    __slots__ = ("points", "belote", "melds", "rounding", "adjust")
+
+    def __init__(self, points: list[int], belote: list[int], melds: list[int], rounding: str) -> None:
+        self.points, self.belote, self.melds, self.rounding = points, belote, melds, rounding
+        self.adjust = [0, 0]  # what rounding added per role
+
+    def total(self, role: int) -> int:
+        return self.points[role] + self.belote[role] + self.melds[role]
+
+    def rounded(self, role: int, value: int) -> int:
+        if self.rounding == "none":
+            return value
+        result = round_points(value, self.rounding)
+        self.adjust[role] += result - value
+        return result
+
+
+def score_deal(deal: FinishedDeal, rules: Rules) -> DealScore:
+    """The deal score with its breakdown, per rules.md §7 under ``rules``."""
+    contract = deal.contract
+    if contract is None:
+        return void_deal_score()
+    taker = contract.taker.index & 1
+    roles = (taker, 1 - taker)  # team index of takers, defenders
+    bonus, points = trick_points(deal, rules)
+    outcome_melds = _meld_outcome(deal, rules)
+    sheet = _Sheet([points[r] for r in roles], [deal.belote[r] for r in roles],
+                   [outcome_melds.points[r] for r in roles], rules.rounding)
+    if rules.is_coinche:
+        outcome, scores, formula = _score_coinche(deal, contract, rules, sheet, TEAMS[taker])
+        value, multiplier, hold = contract.contract_value(rules), contract.multiplier(rules), 0
+    else:
+        outcome, scores, hold, formula = _score_classic(deal, rules, sheet, TEAMS[taker])
+        value, multiplier = 0, 1
+    sides = []
+    for role, team_index in enumerate(roles):
+        sides.append(SideScore(TEAMS[team_index], ("takers", "defenders")[role], deal.card_points[team_index],
+                               bonus[team_index], points[team_index], sheet.belote[role], sheet.melds[role],
+                               sheet.total(role), scores[role], sheet.adjust[role]))
+    ns, ew = (sides[0], sides[1]) if taker == 0 else (sides[1], sides[0])
+    return DealScore(contract, outcome, ns, ew, value, multiplier, deal.capot, hold, outcome_melds.team, formula)
+
+
+def _meld_outcome(deal: FinishedDeal, rules: Rules) -> MeldOutcome:
+    if not deal.melds or not rules.melds or deal.contract is None:
+        return NO_MELDS
+    first = deal.first_player or deal.contract.taker
+    return score_melds(deal.melds, deal.contract.denomination, first, rules)
+
+
+def _score_classic(deal: FinishedDeal, rules: Rules, sheet: _Sheet,
+                   takers: Team) -> tuple[Outcome, tuple[int, int], int, str]:
+    tot_t, tot_d = sheet.total(0), sheet.total(1)
+    outcome = Outcome.MADE if tot_t > tot_d else Outcome.FAILED if tot_t < tot_d else Outcome.LITIGE
+    if outcome is Outcome.LITIGE and rules.tie != "litige":
+        outcome = Outcome(rules.tie)
+    if outcome is Outcome.MADE:
+        return outcome, (sheet.rounded(0, tot_t), sheet.rounded(1, tot_d)), 0, \
+            f"each side scores its total ({tot_t} - {tot_d})"
+    if outcome is Outcome.LITIGE:
+        # §9.7: the hold is rounded when it is created.
+        hold = round_points(tot_t, rules.rounding)
+        return outcome, (0, sheet.rounded(1, tot_d)), hold, \
+            f"tie {tot_t} - {tot_d}: defenders score {tot_d}, the takers' {tot_t} is held"
+    defence_capot = deal.capot is takers.other
+    base = rules.failure_base + (90 if defence_capot else 0)
+    takers_score, defenders_score, formula = _failure_parts(rules, sheet, base)
+    return outcome, (sheet.rounded(0, takers_score), sheet.rounded(1, defenders_score)), 0, formula
+
+
+def _failure_parts(rules: Rules, sheet: _Sheet, base: int) -> tuple[int, int, str]:
+    """Classic dedans: (takers, defenders, formula) before rounding."""
+    kept = rules.belote_kept_on_failure
+    takers = (sheet.belote[0] if kept else 0) + (0 if rules.melds_lost_on_failure else sheet.melds[0])
+    melds_to_defence = sheet.melds[1] + (sheet.melds[0] if rules.melds_lost_on_failure else 0)
+    defenders = base + sheet.belote[1] + (0 if kept else sheet.belote[0]) + melds_to_defence
+    return takers, defenders, f"defenders {base} + belote + melds = {defenders}, takers {takers}"
+
+
+def coinche_made(deal: FinishedDeal, contract: Contract, rules: Rules, tot_t: int, tot_d: int) -> bool:
+    """§7 coinche and §9.4: whether the contract is made (unrounded totals)."""
+    if contract.generale:
+        return deal.tricks[contract.taker.index] == 8
+    if contract.capot:
+        return deal.capot is contract.taker.team
+    value = contract.contract_value(rules)
+    needed = 82 if rules.bid80_needs_82 and value == 80 else value
+    return tot_t >= needed and (not rules.must_beat_defence or tot_t > tot_d)
+
+
+def _score_coinche(deal: FinishedDeal, contract: Contract, rules: Rules, sheet: _Sheet,
+                   takers: Team) -> tuple[Outcome, tuple[int, int], str]:
+    tot_t, tot_d = sheet.total(0), sheet.total(1)
+    c, m = contract.contract_value(rules), contract.multiplier(rules)
+    b_t, b_d = sheet.belote
+    a_t, a_d = sheet.melds
+    scope = rules.multiplier_scope
+    if coinche_made(deal, contract, rules, tot_t, tot_d):
+        base = rules.failure_base + (90 if deal.capot is takers else 0)
+        if m == 1 or scope == "contract_only":
+            return Outcome.MADE, (sheet.rounded(0, tot_t) + c * m, sheet.rounded(1, tot_d)), \
+                f"takers {tot_t} + {c}x{m}, defenders {tot_d}"
+        made = sheet.rounded(0, base + a_t + a_d)
+        if scope == "whole":
+            return Outcome.MADE, ((made + c) * m + b_t, b_d), \
+                f"takers ({base} + melds {a_t + a_d} + {c}) x {m} + belote {b_t}, defenders belote {b_d}"
+        return Outcome.MADE, (made + c * m + b_t + b_d, 0), \
+            f"takers {base} + {c} x {m} + melds {a_t + a_d} + belote {b_t + b_d}, defenders 0"
+    kept = rules.belote_kept_on_failure
+    # melds_lost_on_failure=false (§9.5): the takers keep their own melds, unmultiplied (FFB practice).
+    lost = rules.melds_lost_on_failure
+    takers_score = (b_t if kept else 0) + (0 if lost else sheet.rounded(0, a_t))
+    defence_melds = a_d + (a_t if lost else 0)
+    belotes = b_d + (0 if kept else b_t)
+    made = sheet.rounded(1, rules.failure_base + defence_melds)
+    if scope == "whole":
+        defenders = (made + c) * m + belotes
+        formula = f"defenders ({rules.failure_base} + melds {defence_melds} + {c}) x {m} + belote {belotes}"
+    else:
+        defenders = made + c * m + belotes
+        formula = f"defenders {rules.failure_base} + {c} x {m} + melds {defence_melds} + belote {belotes}"
+    return Outcome.FAILED, (takers_score, defenders), f"{formula}, takers {takers_score}"
+
+
+# --- a match --------------------------------------------------------------------
+
+class MatchOverError(ValueError):
+    """A deal added after the match was won."""
+
+
+class MatchState:
+    """Running totals of a match (§7): litige holds carried on, the target, the winner."""
+
+    def __init__(self, rules: Rules | None = None, *, target: int | None = None) -> None:
+        if target is None:
+            if rules is None:
+                raise ValueError("MatchState needs rules or a target")
+            target = rules.target
+        self.target = target
+        self._totals = [0, 0]
+        self.pending_litige = 0  # held points waiting for the next scored deal
+        self.deals: list[DealScore] = []
+        self.winner: Team | None = None
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        """(NS, EW) match totals."""
+        return self._totals[0], self._totals[1]
+
+    def total(self, team: Team) -> int:
+        return self._totals[_team_index(team)]
+
+    def add(self, deal: DealScore) -> None:
+        if self.winner is not None:
+            raise MatchOverError(f"the match is over: {self.winner} won")
+        self.deals.append(deal)
+        if deal.outcome is Outcome.VOID:
+            return  # a void deal carries a hold on
+        self._totals[0] += deal.score(Team.NS)
+        self._totals[1] += deal.score(Team.EW)
+        if deal.outcome is Outcome.LITIGE:
+            self.pending_litige += deal.litige_hold  # holds add up
+        elif self.pending_litige:
+            beneficiary = deal.takers if deal.outcome is Outcome.MADE else deal.defenders
+            assert beneficiary is not None
+            self._totals[_team_index(beneficiary)] += self.pending_litige
+            self.pending_litige = 0
+        self.winner = self._decide()
+
+    def _decide(self) -> Team | None:
+        ns, ew = self._totals
+        if max(ns, ew) < self.target or ns == ew:
+            return None  # equal totals at or over the target: play on
+        return Team.NS if ns > ew else Team.EW

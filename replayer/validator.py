@@ -1,0 +1,374 @@
+"""The validator: replay a record, report every fault, rescore it, compare the result.
+
+``validate(record, rules=None)`` never raises on a bad record: every problem is a
+``Finding`` of the ``Report``. The rules are, in order of precedence, the
+``rules`` argument, the record's ``Rules`` tag, its ``Variant`` tag, then ``ffb``;
+a bad tag is a finding, not a crash. ``validate_stream`` validates a whole file,
+in parallel if asked.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+import multiprocessing
+from collections import deque
+from typing import Any, Iterator
+
+from notation.cards import SEATS, Card, Denomination, Seat, Suit
+from notation.errors import DealError
+from notation.parser import _read as read_raw  # the parser's reader of one split record
+from notation.parser import parse
+from notation.record import Record
+from notation.scan import RawRecord, split_records
+
+from .findings import Finding, Location, Severity, make_finding
+from .melds import Meld, MeldProblem, check_declaration
+from .replay import Replay, replay
+from .repair import REPAIRABLE, suggest_repairs
+from .results import compare_result
+from .rules import Rules, RulesError, rules_for_variant
+from .scoring import DealScore, FinishedDeal, finished_deal, score_deal, void_deal_score
+
+MELD_RULES = {"melds-off": "melds-not-played", "not-held": "announcement-not-held",
+              "card-reused": "announcement-card-reused"}
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """The validation of one record: findings in order of position, the rescored deal
+    and its comparison with the recorded Result. Plain data: it pickles cheaply."""
+
+    index: int
+    findings: tuple[Finding, ...]
+    rules: str
+    tags: tuple[tuple[str, str], ...] = ()
+    dealer: Seat | None = None
+    score: DealScore | None = None
+    recorded: tuple[int, int] | None = None
+    lines: tuple[int, int] | None = None  # the record's first and last line in its file
+    unchecked: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """No error (warnings and notes allowed)."""
+        return not any(f.severity is Severity.ERROR for f in self.findings)
+
+    @property
+    def errors(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.severity is Severity.ERROR)
+
+    @property
+    def rule_ids(self) -> set[str]:
+        return {f.rule for f in self.findings}
+
+    @property
+    def rescored(self) -> tuple[int, int] | None:
+        return self.score.scores if self.score is not None else None
+
+    def tag(self, name: str) -> str | None:
+        for key, value in self.tags:
+            if key == name:
+                return value
+        return None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "record": self.index, "ok": self.ok, "rules": self.rules,
+            "lines": list(self.lines) if self.lines else None,
+            "dealer": str(self.dealer) if self.dealer else None,
+            "findings": [f.as_dict() for f in self.findings],
+            "score": self.score.as_dict() if self.score else None,
+            "recorded_result": list(self.recorded) if self.recorded else None,
+            "result_matches": None if self.recorded is None or self.score is None
+            else self.recorded == self.score.scores,
+            "unchecked": list(self.unchecked),
+        }
+
+    def text(self) -> str:
+        """A human rendering: one line per finding, then the rescored breakdown."""
+        where = f" (lines {self.lines[0]}-{self.lines[1]})" if self.lines else ""
+        status = "ok" if self.ok else f"{len(self.errors)} error(s)"
+        out = [f"record {self.index + 1}{where}: {status} [{self.rules}]"]
+        out += [f"  {line}" for f in self.findings for line in str(f).splitlines()]
+        if self.score is not None:
+            out += [f"  | {line}" for line in self.score.lines()]
+            if self.recorded is not None:
+                same = "matches" if self.recorded == self.score.scores else "differs"
+                out.append(f"  | recorded Result {self.recorded[0]}-{self.recorded[1]}: {same}")
+        return "\n".join(out)
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+# --- rules --------------------------------------------------------------------
+
+def resolve_rules(record: Record, rules: Rules | str | None, index: int = 0) -> tuple[Rules, list[Finding]]:
+    """The rules that apply to ``record`` and the findings about its Rules/Variant tags."""
+    if isinstance(rules, Rules):
+        return rules, []
+    if isinstance(rules, str):
+        return Rules.parse(rules), []  # the caller's own string: an error is the caller's to see
+    findings: list[Finding] = []
+    text = record.rules_text
+    if text and text.strip() not in ("", "?"):
+        try:
+            return _parse_cached(text), findings
+        except RulesError as error:
+            findings.append(make_finding("bad-rules-tag", f"Rules tag {text!r}: {error}", Location(index)))
+    try:
+        return _variant_cached(record.variant), findings
+    except RulesError as error:
+        findings.append(make_finding("bad-rules-tag", f"Variant tag: {error}; ffb assumed", Location(index)))
+        return _parse_cached("ffb"), findings
+
+
+_RULES_CACHE: dict[tuple[str, str], Rules] = {}
+
+
+def _parse_cached(text: str) -> Rules:
+    key = ("rules", text)
+    rules = _RULES_CACHE.get(key)
+    if rules is None:
+        rules = _RULES_CACHE[key] = Rules.parse(text)
+    return rules
+
+
+def _variant_cached(variant: str | None) -> Rules:
+    key = ("variant", variant or "")
+    rules = _RULES_CACHE.get(key)
+    if rules is None:
+        rules = _RULES_CACHE[key] = rules_for_variant(variant)
+    return rules
+
+
+# --- validate -----------------------------------------------------------------
+
+def validate(record: Any, rules: Rules | str | None = None, index: int | None = None, *,
+             repair: bool = True) -> Report:
+    """Validate one record (a ``Record``, or a parse result carrying syntax errors).
+
+    With ``repair``, the first faulty card gets repair suggestions (``replayer.repair``)."""
+    failed = _syntax_report(record, index)
+    if failed is not None:
+        return failed
+    if not isinstance(record, Record):  # a parse result that holds a record
+        index = record.index if index is None else index
+        record = record.record
+    if index is None:
+        index = record.source.index if record.source is not None else 0
+    rules_used, findings = resolve_rules(record, rules, index)
+    run = replay(record, rules_used, index)
+    run.findings[:0] = findings
+    melds = _announcements(run)
+    _belote(run)
+    score, deal = _rescore(run, melds)
+    recorded = record.result
+    _result(run, score, deal, recorded)
+    if run.unchecked:
+        run.add("hidden-cards", "not checked: " + "; ".join(run.unchecked), run.at(None))
+    run.findings.sort(key=Finding.sort_key)
+    if repair and run.errors:
+        _attach_repairs(run)
+    source = record.source
+    return Report(index, tuple(run.findings), str(rules_used), record.tags, run.dealer, score, recorded,
+                  (source.first_line, source.last_line) if source is not None else None, tuple(run.unchecked))
+
+
+def _syntax_report(parsed: Any, index: int | None) -> Report | None:
+    """A report for a record the parser could not read (duck-typed: anything with
+    ``errors`` and no ``record``), else ``None``."""
+    if isinstance(parsed, Record):
+        return None
+    record = getattr(parsed, "record", None)
+    errors = getattr(parsed, "errors", ())
+    if record is not None and not errors:
+        return None
+    if index is None:
+        index = getattr(parsed, "index", 0) or 0
+    findings = []
+    for error in errors or ("the record cannot be read",):
+        line, column = getattr(error, "line", None), getattr(error, "column", None)
+        findings.append(make_finding(_syntax_rule(error), str(error), Location(index, line, column)))
+    findings.sort(key=Finding.sort_key)
+    source = getattr(parsed, "source", None)
+    lines = (source.first_line, source.last_line) if source is not None else None
+    return Report(index, tuple(findings), "?", getattr(record, "tags", ()) if record is not None else (),
+                  lines=lines)
+
+
+def _attach_repairs(run: Replay) -> None:
+    for i, finding in enumerate(run.findings):
+        if finding.rule in REPAIRABLE and finding.location.trick is not None:
+            repairs = suggest_repairs(run.record, run.rules, finding, run.errors)
+            if repairs:
+                run.findings[i] = dataclasses.replace(finding, repairs=repairs)
+            return
+
+
+def _syntax_rule(error: object) -> str:
+    """The parser refuses an impossible deal (``DealError``): name the deal rule it breaks."""
+    if isinstance(error, DealError):
+        if "twice" in error.problem:
+            return "duplicate-card"
+        if "cards" in error.problem:
+            return "hand-size"
+    return "syntax-error"
+
+
+# --- announcements and belote -------------------------------------------------
+
+def _announcements(run: Replay) -> dict[Seat, tuple[Meld, ...]]:
+    """Check every announcement against the hand as dealt; return the valid melds."""
+    record = run.record
+    if not record.announcements:
+        return {}
+    by_seat: dict[Seat, list] = {}
+    for entry in record.announcements:
+        by_seat.setdefault(entry.seat, []).append(entry)
+    melds: dict[Seat, tuple[Meld, ...]] = {}
+    for seat, entries in by_seat.items():
+        hand: tuple[Card, ...] | set[Card]
+        if run.hands is not None:
+            hand = run.hands[seat]
+        else:  # hidden hand: check the shape of the melds only
+            hand = {card for entry in entries for card in entry.cards}
+            run.unchecked.append(f"{seat.full_name}'s announcements against the hand (hand unknown)")
+        results = check_declaration(hand, [(e.kind, e.cards) for e in entries], run.rules)
+        valid = []
+        for entry, result in zip(entries, results):
+            if isinstance(result, MeldProblem):
+                rule = MELD_RULES.get(result.reason, "announcement-wrong-kind")
+                run.add(rule, f"{seat.full_name} announces {result.message}", run.at(entry.pos), seat=seat)
+            else:
+                valid.append(result)
+        melds[seat] = tuple(valid)
+    return melds
+
+
+def _belote(run: Replay) -> None:
+    """Belote marks: only on the trump K or Q of a pair held as dealt; a pair played
+    without its marks does not score when ``belote_must_announce``."""
+    state = run.state
+    if state is None or run.contract is None:
+        return
+    pairs = {(b.seat, b.suit): b for b in state.belotes()}
+    if not pairs and not any(e.declaration for t in run.record.tricks for e in t.plays):
+        return
+    trumps = _trump_suits(run)
+    known = _known_seats(run)
+    first_of_pair: dict[tuple[Seat, Suit], Location] = {}
+    for (seat, card), (entry, number, position) in zip(state.plays, _entries(run)):
+        where = run.at(entry.pos, number, position)
+        in_pair = card.rank.value in "KQ" and card.suit in trumps and (seat, card.suit) in pairs
+        if in_pair:
+            first_of_pair.setdefault((seat, card.suit), where)
+        if entry.declaration is not None and not in_pair and seat in known:
+            run.add("belote-without-king-queen", f"trick {number}: {seat.full_name} says {entry.declaration} "
+                    f"with {card.pretty()} without holding the K and Q of trump", where, seat=seat, card=card)
+    for key, belote in pairs.items():
+        if not belote.entitled and run.rules.belote_must_announce and run.complete:
+            run.add("belote-missing-announcement", f"{belote.seat.full_name} held the K and Q of "
+                    f"{belote.suit.plural} but did not say belote then rebelote: no belote points",
+                    first_of_pair.get(key, run.at(None)), seat=belote.seat)
+
+
+def _entries(run: Replay):
+    """(entry, trick number, position) of every card the replay played, in order."""
+    for number, trick in enumerate(run.record.tricks, 1):
+        for position, entry in enumerate(trick.plays[:4], 1):
+            yield entry, number, position
+
+
+def _trump_suits(run: Replay) -> set[Suit]:
+    denomination = run.contract.denomination
+    if denomination is Denomination.ALL_TRUMPS:
+        return set(Suit)
+    return {denomination.suit} if denomination.suit is not None else set()
+
+
+def _known_seats(run: Replay) -> set[Seat]:
+    if run.hands is not None:
+        return set(SEATS)
+    return {h.seat for h in run.record.hands if h.cards is not None and None not in h.cards}
+
+
+# --- rescoring and the Result tag ---------------------------------------------
+
+def _rescore(run: Replay, melds: dict[Seat, tuple[Meld, ...]]) -> tuple[DealScore | None, FinishedDeal | None]:
+    bidding = run.bidding
+    if bidding is not None and bidding.is_void and not run.record.tricks:
+        return void_deal_score(), None
+    if not run.complete or run.state is None or not run.state.is_over:
+        return None, None
+    deal = finished_deal(run.state, melds)
+    return score_deal(deal, run.rules), deal
+
+
+def _result(run: Replay, score: DealScore | None, deal: FinishedDeal | None,
+            recorded: tuple[int, int] | None) -> None:
+    if recorded is None:
+        text = run.record.tag("Result")
+        if text and text.strip() not in ("?", "*", ""):
+            run.add("result-unreadable", f"Result tag {text!r} is not a score pair such as 92-70",
+                    run.tag_at("Result"))
+        return
+    if score is None:
+        if not run.record.stopped and not any(f.rule == "incomplete-play" for f in run.findings):
+            run.add("not-rescored", "the Result tag cannot be checked: the deal could not be rescored",
+                    run.tag_at("Result"))
+        return
+    if recorded != score.scores:
+        every = (0, 0)
+        if run.state is not None:
+            pairs = [b.seat.index & 1 for b in run.state.belotes()]
+            every = (20 * pairs.count(0), 20 * pairs.count(1))
+        message = compare_result(recorded, deal, score, run.rules, every) if deal is not None else (
+            f"Result {recorded[0]}-{recorded[1]} but the deal rescores to {score.scores[0]}-{score.scores[1]}")
+        run.add("result-mismatch", message, run.tag_at("Result"))
+
+
+__all__ = ["Report", "validate", "validate_stream", "resolve_rules"]
+
+
+# --- streams ------------------------------------------------------------------
+
+CHUNK = 256  # records a worker validates per task
+
+
+def validate_stream(source: Any, rules: Rules | str | None = None, jobs: int = 1, *,
+                    repair: bool = True, chunk: int = CHUNK) -> Iterator[Report]:
+    """A report per record of ``source`` (text, bytes, a path or a stream), in input order.
+
+    With ``jobs > 1`` the records are split here and sent to worker processes as raw
+    text, ``chunk`` at a time; at most ``2 * jobs`` chunks are in flight, so memory
+    stays flat whatever the size of the file.
+    """
+    if isinstance(rules, str):
+        rules = Rules.parse(rules)
+    if jobs <= 1:
+        for parsed in parse(source):
+            yield validate(parsed, rules, repair=repair)
+        return
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    with context.Pool(jobs) as pool:
+        pending: deque = deque()
+        batch: list[RawRecord] = []
+        for raw in split_records(source):
+            batch.append(raw)
+            if len(batch) >= chunk:
+                pending.append(pool.apply_async(_validate_batch, (batch, rules, repair)))
+                batch = []
+                while len(pending) > 2 * jobs:
+                    yield from pending.popleft().get()
+        if batch:
+            pending.append(pool.apply_async(_validate_batch, (batch, rules, repair)))
+        while pending:
+            yield from pending.popleft().get()
+
+
+def _validate_batch(batch: list[RawRecord], rules: Rules | None, repair: bool) -> list[Report]:
+    """In a worker: parse and validate records split by the parent process."""
+    return [validate(read_raw(raw), rules, repair=repair) for raw in batch]

@@ -1,0 +1,396 @@
+"""The classic taking and the coinche auction: legal calls, ends, contracts, errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from notation.cards import COINCHE, PASS, SURCOINCHE, TAKE, Call, Card, Denomination, Seat
+from replayer.auction import (AuctionClosedError, AuctionError, AuctionState, IllegalCallError,
+                              OutOfTurnError, TakingState, bids_above, explain_illegal_call, new_bidding)
+from replayer.contract import Contract
+from replayer.rules import Rules
+
+N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
+
+
+def calls(text: str) -> list[Call]:
+    return [Call.parse(word) for word in text.split()]
+
+
+def texts(state) -> str:
+    return " ".join(str(c) for c in state.legal_calls())
+
+
+def taking(rules: str = "ffb", dealer: Seat = N, turned: str = "9H", said: str = "") -> TakingState:
+    state = TakingState(Rules.parse(rules), dealer, Card.parse(turned))
+    for call in calls(said):
+        state.push(call)
+    return state
+
+
+def auction(rules: str = "ffb-coinche", dealer: Seat = N, said: str = "") -> AuctionState:
+    state = AuctionState(Rules.parse(rules), dealer)
+    for call in calls(said):
+        state.push(call)
+    return state
+
+
+# --- classic taking ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("rules, dealer, order", [
+    ("ffb", N, (W, S, E, N)),  # ccw, dealer's next speaks first
+    ("ffb", E, (N, W, S, E)),
+    ("ffb; direction=cw", N, (E, S, W, N)),
+    ("korean", N, (N, E, S, W)),  # cw, the dealer speaks first
+    ("ffb; first_speaker=dealer", S, (S, E, N, W)),
+])
+def test_speaking_order(rules, dealer, order):
+    state = taking(rules, dealer)
+    assert state.order == order
+    seen = []
+    while not state.is_over:
+        seen.append(state.turn)
+        state.push(PASS)
+    assert tuple(seen) == order + order
+
+
+def test_round1_take_or_pass():
+    state = taking()
+    assert state.round == 1
+    assert texts(state) == "pass take"
+    state.push(TAKE)
+    assert state.is_over and not state.is_void
+    assert state.contract == Contract(W, Denomination.HEARTS)
+    assert state.legal_calls() == []
+
+
+def test_round2_names_other_suits_only_by_default():
+    state = taking(said="pass pass pass pass")
+    assert state.round == 2 and state.turn is W
+    assert texts(state) == "pass S D C"
+
+
+def test_round2_same_suit_and_sa_ta():
+    assert texts(taking("ffb; round2_same_suit=true", said="pass " * 4)) == "pass S H D C"
+    assert texts(taking("ffb; round2_sa_ta=true", said="pass " * 4)) == "pass S D C SA TA"
+    both = "ffb; round2_same_suit=true; round2_sa_ta=true"
+    assert texts(taking(both, said="pass " * 4)) == "pass S H D C SA TA"
+
+
+def test_round2_name_makes_the_contract():
+    state = taking(said="pass pass pass pass pass C")
+    assert state.is_over
+    assert state.contract == Contract(S, Denomination.CLUBS)
+    assert [str(c) for c in state.history] == ["W pass", "S pass", "E pass", "N pass", "W pass", "S C"]
+
+
+def test_eight_passes_make_the_deal_void():
+    state = taking(said="pass " * 7)
+    assert not state.is_over
+    state.push(PASS)
+    assert state.is_over and state.is_void and state.contract is None and state.turn is None
+
+
+def test_jack_forces_dealer():
+    rules = "ffb; jack_forces_dealer=true"
+    assert texts(taking(rules, turned="JD", said="pass pass pass")) == "take"
+    assert texts(taking(rules, turned="JD", said="pass pass")) == "pass take"  # not the dealer
+    assert texts(taking(rules, turned="TD", said="pass pass pass")) == "pass take"  # not a jack
+    assert texts(taking("ffb", turned="JD", said="pass pass pass")) == "pass take"  # option off
+
+
+@pytest.mark.parametrize("said, call, rule, error", [
+    ("", "S", "taking.round1-take-or-pass", IllegalCallError),
+    ("", "80S", "taking.round1-take-or-pass", IllegalCallError),
+    ("pass " * 4, "take", "taking.round2-name-or-pass", IllegalCallError),
+    ("pass " * 4, "H", "taking.round2-turned-suit", IllegalCallError),
+    ("pass " * 4, "SA", "taking.round2-sa-ta", IllegalCallError),
+    ("take", "pass", "auction.closed", AuctionClosedError),
+    ("pass " * 8, "S", "auction.closed", AuctionClosedError),
+])
+def test_taking_errors(said, call, rule, error):
+    state = taking(said=said)
+    with pytest.raises(error) as caught:
+        state.push(Call.parse(call))
+    assert caught.value.rule == rule
+    assert caught.value.call == Call.parse(call)
+    assert str(caught.value.call) in str(caught.value)
+    assert explain_illegal_call(state, Call.parse(call)).rule == rule
+
+
+def test_taking_errors_name_the_seat_and_why():
+    state = taking(said="pass " * 4)
+    with pytest.raises(IllegalCallError, match=r"^W cannot call H: the turned suit \(hearts\) may not be "
+                                               r"named in round 2$") as caught:
+        state.push(Call.parse("H"))
+    assert caught.value.seat is W
+    state = taking(turned="JS", rules="ffb; jack_forces_dealer=true", said="pass pass pass")
+    with pytest.raises(IllegalCallError, match="^N cannot call pass: the dealer must take"):
+        state.push(PASS)
+
+
+def test_taking_out_of_turn():
+    state = taking()
+    with pytest.raises(OutOfTurnError, match="^N cannot call take: it is W's turn to call$") as caught:
+        state.push(TAKE, N)
+    assert caught.value.seat is N and caught.value.rule == "auction.out-of-turn"
+    state.push(TAKE, W)  # the seat in turn, given explicitly
+    assert state.contract == Contract(W, Denomination.HEARTS)
+
+
+def test_taking_unchecked_keeps_the_seats_of_later_calls():
+    state = taking()
+    state.push_unchecked(PASS, E)  # wrongly seated
+    assert state.turn is S  # the second speaker, whatever the first call's seat
+    state.push_unchecked(Call.parse("C"), S)  # a name in round 1: taken as made
+    assert state.contract == Contract(S, Denomination.CLUBS) and state.is_over
+    state.push_unchecked(TAKE, E)  # after the close: recorded, no effect
+    assert state.contract == Contract(S, Denomination.CLUBS)
+    assert len(state) == 3
+    assert state.pop() == (E, TAKE)
+    assert state.pop() == (S, Call.parse("C"))
+    assert state.contract is None and state.turn is S
+
+
+def test_taking_pop_restores_round_and_turn():
+    state = taking(said="pass " * 4 + "S")
+    state.pop()
+    assert state.turn is W and state.round == 2 and state.contract is None
+    for _ in range(4):
+        state.pop()
+    assert state.turn is W and state.round == 1
+    with pytest.raises(IndexError):
+        state.pop()
+
+
+# --- coinche auction ---------------------------------------------------------------------
+
+SUITS4 = "S H D C".split()
+
+
+def ladder(values, denominations=SUITS4) -> list[str]:
+    return [f"{v}{d}" for v in values for d in denominations]
+
+
+def test_opening_calls_ffb_contree():
+    state = auction("ffb-contree")  # no SA/TA, no générale
+    expected = ["pass"] + ladder(range(80, 161, 10)) + [f"capot{d}" for d in SUITS4]
+    assert texts(state).split() == expected
+    assert state.turn is W
+
+
+def test_opening_calls_with_sa_ta_and_generale():
+    state = auction("pagat-coinche")
+    six = SUITS4 + ["SA", "TA"]
+    expected = (["pass"] + ladder(range(80, 161, 10), six) + [f"capot{d}" for d in six]
+                + [f"generale{d}" for d in six])
+    assert texts(state).split() == expected
+
+
+def test_each_bid_must_be_higher():
+    state = auction("ffb-contree", said="pass 140D")
+    assert state.turn is E
+    assert texts(state).split() == ["pass", "coinche"] + ladder([150, 160]) + [f"capot{d}" for d in SUITS4]
+    state.push(Call.parse("capotS"))
+    assert texts(state) == "pass coinche"  # nothing above capot without générale
+    with pytest.raises(IllegalCallError, match=r"^N cannot call capotH: a bid must be higher than capotS by E$"):
+        state.push(Call.parse("capotH"))
+
+
+def test_generale_over_capot():
+    state = auction("pagat-coinche", said="capotH")
+    assert texts(state).split()[2:] == [f"generale{d}" for d in SUITS4 + ["SA", "TA"]]
+
+
+def test_any_step_values():
+    state = auction("ffb-contree; bid_values=any_step")
+    values = {c.value for c in state.legal_calls() if c.value}
+    assert values == set(range(80, 161))
+    state.push(Call.parse("115H"))
+    assert {c.value for c in state.legal_calls() if c.value} == set(range(125, 161))
+    state.push(Call.parse("155S"))
+    assert texts(state) == "pass coinche capotS capotH capotD capotC"
+    with pytest.raises(IllegalCallError, match="must be higher by at least 10 than 115H by W"):
+        auction("ffb-contree; bid_values=any_step", said="115H").push(Call.parse("120S"))
+
+
+def test_multiples_reject_off_ladder_values():
+    state = auction("ffb-contree")
+    for bad in ("85H", "70H", "170H"):
+        with pytest.raises(IllegalCallError, match=r"a bid is a multiple of 10 from 80 to 160") as caught:
+            state.push(Call.parse(bad))
+        assert caught.value.rule == "auction.bid-value"
+    twenties = bids_above(Rules.parse("ffb-contree; bid_step=20"), 0)
+    assert sorted({c.value for c in twenties if c.value}) == [80, 100, 120, 140, 160]
+
+
+@pytest.mark.parametrize("rules, said, call, rule", [
+    ("ffb-contree", "", "80SA", "auction.denomination"),
+    ("ffb-contree", "", "generaleH", "auction.generale-off"),
+    ("ffb-contree", "", "take", "auction.not-an-auction-call"),
+    ("ffb-contree", "", "H", "auction.not-an-auction-call"),
+    ("ffb-contree", "", "coinche", "auction.coinche-no-bid"),
+    ("ffb-contree", "80H pass", "coinche", "auction.coinche-own-side"),
+    ("ffb-contree", "80H", "surcoinche", "auction.surcoinche-no-coinche"),
+    ("ffb-contree", "80H coinche", "coinche", "auction.coinche-twice"),
+    ("ffb-contree", "80H coinche pass", "surcoinche", "auction.surcoinche-by-defence"),
+    ("ffb-contree", "80H coinche", "90H", "auction.bid-after-coinche"),
+    ("ffb-contree", "80H coinche pass", "90H", "auction.coincher-partner-must-pass"),
+    ("ffb-contree; surcoinche=false", "80H coinche", "surcoinche", "auction.surcoinche-off"),
+    ("ffb-contree", "80H coinche surcoinche", "pass", "auction.closed"),
+    ("ffb-contree", "80H 90S", "80C", "auction.bid-not-higher"),
+])
+def test_auction_errors(rules, said, call, rule):
+    state = auction(rules, said=said)
+    problem = explain_illegal_call(state, Call.parse(call))
+    assert problem.rule == rule
+    assert problem.message.startswith(f"{state.turn or N} cannot call {call}:")
+    with pytest.raises(AuctionError) as caught:
+        state.push(Call.parse(call))
+    assert caught.value.rule == rule and caught.value.call == Call.parse(call)
+    assert isinstance(caught.value, ValueError)
+
+
+def test_coinche_only_by_opponents_in_turn():
+    state = auction("ffb-contree", said="80H")  # W bid; S (an opponent) is in turn
+    assert state.turn is S and texts(state).startswith("pass coinche 90S")
+    state.push(PASS)
+    assert state.turn is E and "coinche" not in texts(state)  # the bidder's partner
+    state.push(PASS)
+    assert state.turn is N and "coinche" in texts(state)
+    state.push(COINCHE)
+    assert state.turn is W and state.doubling == 1 and state.coincher is N
+    assert texts(state) == "pass surcoinche"  # the bidder
+    state.push(PASS)
+    assert state.turn is S and texts(state) == "pass"  # the coincher's partner
+    state.push(PASS)
+    assert state.turn is E and texts(state) == "pass surcoinche"
+    state.push(PASS)
+    assert state.is_over
+    assert state.contract == Contract(W, Denomination.HEARTS, 80, doubling=1)
+
+
+def test_surcoinche_ends_at_once():
+    state = auction("ffb-contree", said="pass 100S coinche surcoinche")
+    assert state.is_over and state.turn is None
+    assert state.contract == Contract(S, Denomination.SPADES, 100, doubling=2)
+
+
+def test_coinche_out_of_turn_interjection():
+    state = auction("ffb-contree; coinche_out_of_turn=true", said="80H pass")  # W bid, E in turn
+    assert state.interjectors() == [N, S]
+    with pytest.raises(IllegalCallError, match="^E cannot call coinche: only an opponent"):
+        state.push(COINCHE)  # the bidder's partner, in turn
+    with pytest.raises(IllegalCallError, match="^W cannot call coinche: only an opponent") as caught:
+        state.push(COINCHE, W)  # the bidder, out of turn
+    assert caught.value.seat is W and caught.value.rule == "auction.coinche-own-side"
+    state.push(COINCHE, S)  # S interjects; the turn passes to the player after S: E
+    assert state.turn is E and state.coincher is S and state.interjectors() == []
+    assert [str(c) for c in state.history] == ["W 80H", "S pass", "S coinche"]
+    assert texts(state) == "pass surcoinche"
+    state.push(PASS)
+    assert state.turn is N and texts(state) == "pass"  # S's partner
+    state.push(PASS)
+    assert state.turn is W and texts(state) == "pass surcoinche"
+    state.push(PASS)
+    assert state.is_over and state.contract.doubling == 1
+
+
+def test_interjection_needs_the_option():
+    state = auction("ffb-contree", said="80H")
+    with pytest.raises(OutOfTurnError, match="^N cannot call coinche: it is S's turn to call$"):
+        state.push(COINCHE, N)
+    assert state.interjectors() == []
+
+
+def test_the_player_in_turn_may_still_coinche_with_interjections_on():
+    state = auction("ffb-contree; coinche_out_of_turn=true", said="80H")  # S in turn
+    assert state.interjectors() == [N]
+    state.push(COINCHE)
+    assert state.coincher is S and state.turn is E
+
+
+def test_decoincher_lets_anyone_bid_higher():
+    state = auction("korean-coinche", dealer=N, said="80H")  # cw, dealer speaks: N bid, E in turn
+    state.push(COINCHE)
+    assert state.turn is S
+    assert texts(state).split()[:3] == ["pass", "surcoinche", "90S"]
+    state.push(PASS)
+    assert texts(state).split()[:2] == ["pass", "90S"]  # the coincher's partner may bid too
+    state.push(Call.parse("90C"))  # W cancels the coinche
+    assert state.doubling == 0 and state.coincher is None
+    assert state.contract == Contract(W, Denomination.CLUBS, 90)
+    assert texts(state).split()[:2] == ["pass", "coinche"]  # N may coinche the new bid
+
+
+def test_three_passes_after_a_bid_end_the_auction():
+    state = auction("ffb-contree", said="pass 90D pass pass")
+    assert not state.is_over
+    state.push(PASS)
+    assert state.is_over and state.contract == Contract(S, Denomination.DIAMONDS, 90)
+
+
+def test_a_pass_does_not_stop_a_later_bid():
+    state = auction("ffb-contree", said="pass pass pass 80S pass pass 90H pass pass")
+    assert not state.is_over and state.turn is S
+    state.push(PASS)
+    assert state.contract == Contract(E, Denomination.HEARTS, 90)
+
+
+def test_four_passes_void():
+    state = auction("ffb-contree", said="pass pass pass")
+    assert not state.is_over
+    state.push(PASS)
+    assert state.is_void and state.contract is None
+
+
+def test_capot_and_generale_contracts():
+    assert auction("pagat-coinche", said="capotTA pass pass pass").contract == \
+        Contract(W, Denomination.ALL_TRUMPS, None, capot=True)
+    assert auction("pagat-coinche", said="pass generaleSA pass pass pass").contract == \
+        Contract(S, Denomination.NO_TRUMPS, None, generale=True)
+
+
+def test_auction_pop_restores_everything():
+    state = auction("ffb-contree", said="80H coinche")
+    state.pop()
+    assert state.doubling == 0 and state.turn is S and state.contract == Contract(W, Denomination.HEARTS, 80)
+    state.pop()
+    assert state.contract is None and state.turn is W
+
+
+def test_auction_unchecked_keeps_a_sensible_state():
+    state = auction("ffb-contree")
+    state.push_unchecked(Call.parse("70H"), W)  # under the ladder: stands as a bid
+    assert state.contract == Contract(W, Denomination.HEARTS, 70)
+    assert "80S" in texts(state)
+    state.push_unchecked(COINCHE, N)  # the bidder's partner would be S... N is an opponent, out of turn
+    assert state.doubling == 1 and state.turn is W
+    state.push_unchecked(SURCOINCHE, N)  # by the defence: taken as made
+    assert state.is_over and state.contract.doubling == 2
+    state.push_unchecked(PASS, E)  # after the close: no effect
+    assert state.is_over and len(state) == 4
+
+
+def test_unchecked_impossible_coinche_counts_as_a_pass():
+    state = auction("ffb-contree")
+    for _ in range(3):
+        state.push_unchecked(COINCHE)
+    assert state.doubling == 0 and not state.is_over
+    state.push_unchecked(SURCOINCHE)
+    assert state.is_void
+
+
+def test_legal_calls_are_accepted_and_others_refused():
+    state = auction("pagat-coinche; bid_values=any_step", said="95H coinche")
+    legal = state.legal_calls()
+    assert [str(c) for c in legal] == ["pass", "surcoinche"]
+    for call in calls("pass coinche surcoinche 105H capotS generaleC take H"):
+        assert state.is_legal(call) == (call in legal)
+
+
+def test_new_bidding():
+    assert isinstance(new_bidding(Rules.parse("ffb"), N, Card.parse("7S")), TakingState)
+    assert isinstance(new_bidding(Rules.parse("ffb-coinche"), N), AuctionState)
+    with pytest.raises(ValueError):
+        new_bidding(Rules.parse("ffb"), N)
