@@ -35,7 +35,7 @@ class Suit(enum.Enum):
 
     @property
     def index(self) -> int:
-        return _SUIT_INDEX[self]
+        return self._index  # set below: an attribute, not a dict lookup on the enum's hash
 
     @property
     def symbol(self) -> str:
@@ -59,6 +59,8 @@ class Suit(enum.Enum):
 
 SUITS: tuple[Suit, ...] = tuple(Suit)
 _SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
+for _member, _i in _SUIT_INDEX.items():
+    _member._index = _i
 _SUIT_SYMBOL = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
 _SUIT_BY_TEXT = {s.value: s for s in SUITS} | {sym: s for s, sym in _SUIT_SYMBOL.items()} | {
     "♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS,
@@ -80,7 +82,7 @@ class Rank(enum.Enum):
     @property
     def index(self) -> int:
         """Position in natural order: 7 is 0, ace is 7."""
-        return _RANK_INDEX[self]
+        return self._index  # set below: an attribute, not a dict lookup on the enum's hash
 
     @classmethod
     def parse(cls, text: str) -> Rank:
@@ -97,6 +99,8 @@ class Rank(enum.Enum):
 
 RANKS: tuple[Rank, ...] = tuple(Rank)
 _RANK_INDEX = {rank: i for i, rank in enumerate(RANKS)}
+for _member, _i in _RANK_INDEX.items():
+    _member._index = _i
 # French ranks: Roi, Dame, Valet. "10" is accepted for the ten.
 _RANK_BY_TEXT = {r.value: r for r in RANKS} | {"10": Rank.TEN, "R": Rank.KING, "D": Rank.QUEEN, "V": Rank.JACK}
 
@@ -207,7 +211,7 @@ class Seat(enum.Enum):
     @property
     def index(self) -> int:
         """N 0, E 1, S 2, W 3: clockwise order."""
-        return _SEAT_INDEX[self]
+        return self._index  # set below: an attribute, not a dict lookup on the enum's hash
 
     @property
     def team(self) -> Team:
@@ -238,6 +242,8 @@ class Seat(enum.Enum):
 
 SEATS: tuple[Seat, ...] = tuple(Seat)
 _SEAT_INDEX = {seat: i for i, seat in enumerate(SEATS)}
+for _member, _i in _SEAT_INDEX.items():
+    _member._index = _i
 _SEAT_BY_TEXT = {s.value: s for s in SEATS} | {s.name: s for s in SEATS} | {"O": Seat.WEST}
 
 

@@ -14,7 +14,7 @@ import enum
 import re
 from dataclasses import dataclass, field
 
-from .cards import Call, Card, Seat
+from .cards import ALL_CARDS, Call, Card, Seat
 
 ANNOTATIONS: tuple[str, ...] = ("!!", "??", "!?", "?!", "!", "?")
 """Annotation glyphs, as in PGN: good, mistake, brilliant, blunder, interesting, dubious."""
@@ -32,7 +32,18 @@ _OTHER = len(TAG_ROSTER)
 
 def hand_order(cards: tuple[Card | None, ...] | list[Card | None]) -> tuple[Card | None, ...]:
     """Suits S H D C, ranks A K Q J T 9 8 7, unknown cards (``None``) last."""
-    return tuple(sorted(cards, key=lambda c: 99 if c is None else c.suit.index * 8 + 7 - c.rank.index))
+    return tuple(sorted(cards, key=_hand_key))
+
+
+_HAND_KEY = {id(card): card.suit.index * 8 + 7 - card.rank.index for card in ALL_CARDS}
+
+
+def _hand_key(card: Card | None) -> int:
+    # By id(): the 32 cards are interned, and hashing a Card would hash two enums.
+    if card is None:
+        return 99
+    key = _HAND_KEY.get(id(card))
+    return key if key is not None else card.suit.index * 8 + 7 - card.rank.index
 
 
 class MeldKind(enum.Enum):

@@ -40,31 +40,32 @@ class Problem:
 
 @dataclass(slots=True)
 class RawRecord:
-    """The lines of one record as read (line ends normalised to ``\\n``)."""
+    """The text of one record as read (line ends normalised to ``\\n``)."""
 
     index: int
-    lines: list[str]
+    text: str
     first_line: int
+    line_count: int
     byte_offset: int
-    escapes: list[int]  # indexes in ``lines`` of ``%`` escape lines
+    escapes: tuple[int, ...]  # 0-based lines of the record that are ``%`` escape lines
     problem: Problem | None = None
 
     @property
     def last_line(self) -> int:
-        return self.first_line + len(self.lines) - 1
+        return self.first_line + self.line_count - 1
 
     @property
-    def text(self) -> str:
-        return "".join(self.lines)
+    def lines(self) -> list[str]:
+        return self.text.split("\n")[:self.line_count]
 
     def grammar_text(self) -> str:
         """The text the grammar reads: escape lines blanked, line numbers kept."""
         if not self.escapes:
-            return "".join(self.lines)
-        lines = list(self.lines)
+            return self.text
+        lines = self.text.split("\n")
         for i in self.escapes:
-            lines[i] = "\n"
-        return "".join(lines)
+            lines[i] = ""
+        return "\n".join(lines)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,106 +77,85 @@ class Headers:
     first_line: int
     last_line: int
     byte_offset: int
-    ok: bool  # False when the record had a reading problem or a malformed tag line
+    ok: bool  # False when the record could not be read cleanly (bad UTF-8, a size limit)
 
     @property
     def headers(self) -> dict[str, str]:
         return dict(self.tags)
 
 
-_TAG_START = re.compile(r"\[[ \t]*[A-Za-z0-9_]+[ \t]*\"")
+_TAG_START = re.compile(rb"[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*\"")
 TAG_PAIR = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]|\\["\\])*)"[ \t]*\]')
 _UNESCAPE = re.compile(r'\\(["\\])')
+_HEAD = re.compile(r"(?:[ \t]*(?:\[|%)[^\n]*\n)*")
+BLOCK = 1 << 16
 
 
 def unescape(value: str) -> str:
     return _UNESCAPE.sub(r"\1", value) if "\\" in value else value
 
 
-def _lines(source: Input) -> Iterator[tuple[str, int, Problem | None]]:
-    """Yield (line, byte length, problem) with ``\\n`` line ends, from any input."""
+def _blocks(source: Input) -> Iterator[bytes]:
+    """The input as UTF-8 bytes, block by block (a str is encoded; lone surrogates become "?")."""
     if isinstance(source, str):
-        yield from _text_lines(io.StringIO(source, newline=None))
+        yield source.encode("utf-8", "replace")
     elif isinstance(source, (bytes, bytearray)):
-        yield from _byte_lines(io.BytesIO(source))
+        yield bytes(source)
     elif isinstance(source, os.PathLike):
         with open(source, "rb") as stream:
-            yield from _byte_lines(stream)
+            yield from iter(lambda: stream.read(BLOCK), b"")
     elif isinstance(source, io.TextIOBase) or hasattr(source, "encoding"):
-        yield from _text_lines(source)  # type: ignore[arg-type]
+        for block in iter(lambda: source.read(BLOCK), ""):  # type: ignore[union-attr]
+            yield block.encode("utf-8", "replace")
     else:
-        yield from _byte_lines(source)  # type: ignore[arg-type]
+        yield from iter(lambda: source.read(BLOCK), b"")  # type: ignore[union-attr]
 
 
-def _too_long(line: str | bytes) -> bool:
-    return len(line) > MAX_LINE and not line.endswith("\n" if isinstance(line, str) else b"\n")
+def _lines(source: Input, long_sizes: list[int]) -> Iterator[bytes]:
+    """The lines of the input without their "\\n"; a BOM is dropped.
 
-
-def _text_lines(stream: IO[str]) -> Iterator[tuple[str, int, Problem | None]]:
+    A line longer than MAX_LINE comes out cut to MAX_LINE + 1 bytes, and its
+    real size is appended to ``long_sizes``: memory never holds more than a
+    block and MAX_LINE bytes.
+    """
+    rest = b""
+    skipping = False  # inside an over-long line, dropping bytes until its end
     first = True
-    while line := stream.readline(MAX_LINE + 1):
-        if first:
-            line, first = line.removeprefix("\ufeff"), False
-        problem = None
-        if _too_long(line):
-            line = _skip_rest(stream, line)
-            problem = Problem("limit", f"line longer than {MAX_LINE} characters", 0, MAX_LINE + 1, 0)
-        elif line.endswith("\r\n"):
-            line = line[:-2] + "\n"
-        size = len(line) if line.isascii() else len(line.encode("utf-8", "replace"))
-        yield line, size, problem
-
-
-def _byte_lines(stream: IO[bytes]) -> Iterator[tuple[str, int, Problem | None]]:
-    first = True
-    while raw := stream.readline(MAX_LINE + 1):
-        size, problem, bom = len(raw), None, 0
+    for block in _blocks(source):
         if first:
             first = False
-            if raw.startswith(b"\xef\xbb\xbf"):
-                raw, bom = raw[3:], 3
-        if _too_long(raw):
-            size, raw = _skip_bytes(stream, raw)
-            problem = Problem("limit", f"line longer than {MAX_LINE} bytes", 0, MAX_LINE + 1, 0)
-        if raw.endswith(b"\r\n"):
-            raw = raw[:-2] + b"\n"
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = raw.decode("utf-8", "replace")
-            column = len(raw[:exc.start].decode("utf-8", "replace")) + 1
-            problem = problem or Problem("encoding", "invalid UTF-8", 0, column, exc.start + bom)
-        yield line, size, problem
+            if block.startswith(b"\xef\xbb\xbf"):
+                block = block[3:]
+                long_sizes.append(-3)  # the BOM's bytes still count in byte offsets
+        if skipping:
+            end = block.find(b"\n")
+            if end < 0:
+                long_sizes[-1] += len(block)
+                continue
+            long_sizes[-1] += end
+            block, skipping = block[end + 1:], False
+            yield rest
+            rest = b""
+        parts = (rest + block).split(b"\n") if rest else block.split(b"\n")
+        rest = parts.pop()
+        yield from parts
+        if len(rest) > MAX_LINE:
+            long_sizes.append(len(rest))
+            rest, skipping = rest[:MAX_LINE + 1], True
+    if rest or skipping:
+        yield rest
 
 
-def _skip_rest(stream: IO[str], start: str) -> str:
-    """Read past the end of an over-long line; keep only its beginning."""
-    chunk = start
-    while chunk and not chunk.endswith("\n"):
-        chunk = stream.readline(MAX_LINE)
-    return start[:200] + "\n"
-
-
-def _skip_bytes(stream: IO[bytes], start: bytes) -> tuple[int, bytes]:
-    size, chunk = len(start), start
-    while chunk and not chunk.endswith(b"\n"):
-        chunk = stream.readline(MAX_LINE)
-        size += len(chunk)
-    return size, start[:200].decode("utf-8", "ignore").encode("utf-8") + b"\n"
-
-
-def _brace_depth(line: str, open_: bool) -> bool:
+def _brace_open(line: str, open_: bool) -> bool:
     """Whether a ``{`` comment is still open after ``line``.
 
     Quotes count only outside comments (a tag value may hold "{"), and ``;``
     outside a comment ends the line.
     """
-    in_string = False
-    escaped = False
+    in_string = escaped = False
     for char in line:
         if open_:
-            if char == "}":
-                open_ = False
+            open_ = char != "}"
         elif in_string:
             if escaped:
                 escaped = False
@@ -192,80 +172,114 @@ def _brace_depth(line: str, open_: bool) -> bool:
     return open_
 
 
-def split_records(source: Input) -> Iterator[RawRecord]:
-    """Yield the records of ``source`` (a str, bytes, a path or a text/binary stream)."""
-    index = 0
-    lines: list[str] = []
-    escapes: list[int] = []
-    held: list[str] = []  # blank lines whose meaning depends on the next line
-    first_line = offset = record_offset = size_so_far = line_number = 0
-    problem: Problem | None = None
-    in_comment = has_body = False
+class _Splitter:
+    """The state of the record being gathered."""
 
-    def finish() -> RawRecord | None:
-        nonlocal lines, escapes, problem, index, size_so_far, has_body, in_comment
-        record = None
-        if len(escapes) < len(lines):
-            record = RawRecord(index, lines, first_line, record_offset, escapes, problem)
-            index += 1
-        lines, escapes, problem, size_so_far, has_body, in_comment = [], [], None, 0, False, False
+    def __init__(self) -> None:
+        self.index = 0
+        self.lines: list[bytes] = []
+        self.escapes: list[int] = []
+        self.first_line = self.offset = 0
+        self.problem: Problem | None = None
+        self.size = 0
+        self.has_body = self.in_comment = False
+
+    def finish(self) -> RawRecord | None:
+        lines, record = self.lines, None
+        if len(self.escapes) < len(lines):
+            data = b"\n".join(lines)
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                text = data.decode("utf-8", "replace")
+                if self.problem is None:
+                    self.problem = _encoding_problem(data, exc.start, self.first_line, self.offset)
+            if "\r" in text:
+                text = text.replace("\r\n", "\n")
+            record = RawRecord(self.index, text + "\n", self.first_line, len(lines), self.offset,
+                               tuple(self.escapes), self.problem)
+            self.index += 1
+        self.lines, self.escapes, self.problem, self.size = [], [], None, 0
+        self.has_body = self.in_comment = False
         return record
 
-    for line, size, line_problem in _lines(source):
+
+def _encoding_problem(data: bytes, at: int, first_line: int, record_offset: int) -> Problem:
+    line_start = data.rfind(b"\n", 0, at) + 1
+    column = len(data[line_start:at].decode("utf-8", "replace")) + 1
+    return Problem("encoding", "invalid UTF-8", first_line + data.count(b"\n", 0, at), column, record_offset + at)
+
+
+def split_records(source: Input) -> Iterator[RawRecord]:
+    """Yield the records of ``source`` (a str, bytes, a path or a text or binary stream)."""
+    state = _Splitter()
+    held: list[bytes] = []  # blank lines whose meaning depends on the next line
+    long_sizes: list[int] = []
+    line_number = offset = 0
+    for line in _lines(source, long_sizes):
         line_number += 1
-        if line.isspace():
-            if lines:
+        size = len(line) + 1
+        if size > MAX_LINE + 1 or (long_sizes and long_sizes[0] == -3):
+            size, line = _long_line(state, line, size, long_sizes, line_number, offset)
+        if not line or line.isspace():
+            if state.lines:
                 held.append(line)
             offset += size
             continue
         if held:
-            if in_comment:  # a blank line in a comment, unless the comment was never closed
+            if state.in_comment:  # a blank line inside a comment, unless the comment was never closed
                 ends = _TAG_START.match(line) is not None
             else:  # a blank line between the tag pairs and the body does not end the record
-                ends = has_body or line.lstrip()[:1] == "["
+                ends = state.has_body or line.lstrip()[:1] == b"["
             if ends:
-                if (record := finish()) is not None:
+                if (record := state.finish()) is not None:
                     yield record
             else:
-                lines.extend(held)
+                state.lines.extend(held)
             held.clear()
-        if not lines:
-            first_line, record_offset = line_number, offset
-        if line_problem and problem is None:
-            problem = Problem(line_problem.kind, line_problem.message, line_number, line_problem.column,
-                              offset + line_problem.byte_offset)
+        if not state.lines:
+            state.first_line, state.offset = line_number, offset
         offset += size
-        size_so_far += len(line)
-        if size_so_far > MAX_RECORD:
-            if problem is None or problem.kind != "limit":
-                problem = Problem("limit", f"record longer than {MAX_RECORD} characters", line_number, 1,
-                                  offset - size)
+        state.size += size
+        if state.size > MAX_RECORD:
+            if state.problem is None or state.problem.kind != "limit":
+                state.problem = Problem("limit", f"record longer than {MAX_RECORD} bytes", line_number, 1,
+                                        offset - size)
             continue
-        if line[0] == "%" and not in_comment:
-            escapes.append(len(lines))
+        if line[:1] == b"%" and not state.in_comment:
+            state.escapes.append(len(state.lines))
         else:
-            if not in_comment and line.lstrip()[:1] != "[":
-                has_body = True
-            if in_comment or "{" in line:
-                in_comment = _brace_depth(line, in_comment)
-        lines.append(line if line.endswith("\n") else line + "\n")
-    if lines and (record := finish()) is not None:
+            if not state.in_comment and line[:1] != b"[" and line.lstrip()[:1] != b"[":
+                state.has_body = True
+            if state.in_comment or b"{" in line:
+                state.in_comment = _brace_open(line.decode("utf-8", "replace"), state.in_comment)
+        state.lines.append(line)
+    if state.lines and (record := state.finish()) is not None:
         yield record
 
 
+def _long_line(state: _Splitter, line: bytes, size: int, long_sizes: list[int], line_number: int,
+               offset: int) -> tuple[int, bytes]:
+    """Account for a BOM or an over-long line: its real size, and a record problem."""
+    if long_sizes and long_sizes[0] == -3:  # the BOM of the first line
+        long_sizes.pop(0)
+        size += 3
+        if len(line) + 1 <= MAX_LINE + 1:
+            return size, line
+    real = long_sizes.pop(0) + 1
+    if state.problem is None:
+        state.problem = Problem("limit", f"line {line_number} is longer than {MAX_LINE} bytes", line_number,
+                                MAX_LINE + 1, offset + MAX_LINE)
+    return real + (size - len(line) - 1), line[:200].decode("utf-8", "ignore").encode("utf-8")
+
+
 def scan_headers(source: Input) -> Iterator[Headers]:
-    """The tag pairs of every record, read by a plain line scanner (no grammar)."""
+    """The tag pairs of every record, read by a plain line scanner (no grammar).
+
+    ``ok`` is False when the record could not be read cleanly (bad UTF-8, a
+    size limit); tag lines that are not well-formed tag pairs are skipped.
+    """
     for raw in split_records(source):
-        tags: list[tuple[str, str]] = []
-        ok = raw.problem is None
-        for i, line in enumerate(raw.lines):
-            if line[0] != "[":
-                if line[0] in "%{;" or i in raw.escapes:
-                    continue
-                break
-            found = TAG_PAIR.findall(line)
-            if not found:
-                ok = False
-                break
-            tags.extend((name, unescape(value)) for name, value in found)
-        yield Headers(raw.index, tuple(tags), raw.first_line, raw.last_line, raw.byte_offset, ok)
+        head = _HEAD.match(raw.text).group()
+        tags = tuple((name, unescape(value)) for name, value in TAG_PAIR.findall(head))
+        yield Headers(raw.index, tags, raw.first_line, raw.last_line, raw.byte_offset, raw.problem is None)

@@ -10,8 +10,8 @@ seat)`` that records a call as made, ``pop()``, ``is_over``, ``is_void``,
 a stable rule id, so that a validator can report every illegal call of a record
 and go on with ``push_unchecked``.
 
-Rules: ``shared/rules.md`` §2 (taking) and §6 (auction), with fine points §9.9
-(coinche interjection) and §9.10 (``bid_values=any_step``).
+Rules: ``docs/rules.md`` §2 (taking) and §6 (auction); the choices made where the
+rule books are open are listed in its §10.
 """
 
 from __future__ import annotations
@@ -150,9 +150,9 @@ class BiddingState(ABC):
         self.push_unchecked(call, seat)
 
     def push_unchecked(self, call: Call, seat: Seat | None = None) -> None:
-        """Record ``call`` as made by ``seat`` without checking it, keeping a sensible state:
-        an illegal call has the effect it would have had were it legal, a call that can
-        have no effect (after the close, or a coinche with no bid) only moves the turn on."""
+        """Record ``call`` as made by ``seat`` without checking it, keeping a sensible state
+        (docs/rules.md §10): an illegal call has the effect it would have had were it legal,
+        a call that can have no effect counts as a pass, a call after the close changes nothing."""
         who = self._caller(seat)
         self._undo.append(self._save())
         self._history.append(SeatedCall(who, call))
@@ -174,19 +174,19 @@ class BiddingState(ABC):
 
     @abstractmethod
     def _save(self) -> tuple:
-        """Defined by each state."""
+        """The state's own fields, kept so that ``pop`` can put them back."""
 
     @abstractmethod
     def _restore(self, saved: tuple) -> None:
-        """Defined by each state."""
+        """Put back what ``_save`` returned."""
 
     @abstractmethod
     def _apply(self, call: Call, seat: Seat) -> None:
-        """Defined by each state."""
+        """The effect of a call just recorded, checked or not."""
 
     @abstractmethod
     def _explain_in_turn(self, call: Call, seat: Seat) -> Illegality:
-        """Defined by each state."""
+        """Why the seat in turn may not make ``call`` (which it may not)."""
 
     def _explain_out_of_turn(self, call: Call, seat: Seat, turn: Seat) -> Illegality | None:
         return Illegality(RULE_OUT_OF_TURN, f"{seat} cannot call {call}: it is {turn}'s turn to call")
@@ -221,7 +221,7 @@ def _round2_calls(same_suit: bool, sa_ta: bool, turned: Suit) -> tuple[Call, ...
 
 
 class TakingState(BiddingState):
-    """Classic belote (§2): round 1 take or pass, round 2 name a denomination or pass.
+    """Classic belote (docs/rules.md §2): round 1 take or pass, round 2 name a denomination or pass.
 
     The first take or name closes the taking; eight passes make the deal void. The
     turn follows the number of calls made, so a call recorded against the wrong seat
@@ -331,7 +331,9 @@ def bid_denominations(rules: Rules) -> tuple[Denomination, ...]:
 
 
 def bid_values_above(rules: Rules, level: int) -> range:
-    """The bid values allowed over a standing bid of ``level`` (0: no bid yet), §6 and §9.10."""
+    """The bid values allowed over a standing bid of ``level`` (0: no bid yet): the ladder
+    of ``bid_min``..``bid_max`` by ``bid_step``, or with ``bid_values=any_step`` any whole
+    value a step above the last bid (the first bid: any value from ``bid_min``)."""
     if rules.bid_values == "multiples":
         above = max(0, (level - rules.bid_min) // rules.bid_step + 1) if level else 0
         return range(rules.bid_min + above * rules.bid_step, rules.bid_max + 1, rules.bid_step)
@@ -342,29 +344,26 @@ def bid_values_above(rules: Rules, level: int) -> range:
 def bids_above(rules: Rules, level: int) -> tuple[Call, ...]:
     """Every bid higher than ``level``, ascending: values, then capot, then générale;
     denominations S H D C (SA TA) within a level."""
-    key = (rules, level)
-    cached = _BIDS_CACHE.get(key)
-    if cached is None:
-        denominations = bid_denominations(rules)
-        bids = [Call(CallKind.BID, d, v) for v in bid_values_above(rules, level) for d in denominations]
-        if level < _CAPOT_LEVEL:
-            bids += [Call(CallKind.CAPOT, d) for d in denominations]
-        if rules.generale and level < _GENERALE_LEVEL:
-            bids += [Call(CallKind.GENERALE, d) for d in denominations]
-        cached = _BIDS_CACHE[key] = (tuple(bids), frozenset(bids))
-    return cached[0]
-
-
-_BIDS_CACHE: dict[tuple[Rules, int], tuple[tuple[Call, ...], frozenset[Call]]] = {}
+    return _bids(rules, level)[0]
 
 
 def _is_bid_above(rules: Rules, level: int, call: Call) -> bool:
-    bids_above(rules, level)
-    return call in _BIDS_CACHE[(rules, level)][1]
+    return call in _bids(rules, level)[1]
+
+
+@lru_cache(maxsize=None)
+def _bids(rules: Rules, level: int) -> tuple[tuple[Call, ...], frozenset[Call]]:
+    denominations = bid_denominations(rules)
+    bids = [Call(CallKind.BID, d, v) for v in bid_values_above(rules, level) for d in denominations]
+    if level < _CAPOT_LEVEL:
+        bids += [Call(CallKind.CAPOT, d) for d in denominations]
+    if rules.generale and level < _GENERALE_LEVEL:
+        bids += [Call(CallKind.GENERALE, d) for d in denominations]
+    return tuple(bids), frozenset(bids)
 
 
 class AuctionState(BiddingState):
-    """The coinche auction (§6).
+    """The coinche auction (docs/rules.md §6).
 
     A pass does not stop a later bid. The auction ends after three passes following
     a bid or a coinche, at once after a surcoinche, and is void after four passes

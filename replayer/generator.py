@@ -49,7 +49,9 @@ def _byte_table(worth: Sequence[int]) -> tuple[int, ...]:
     return tuple(sum(worth[r] for r in range(8) if byte >> r & 1) for byte in range(256))
 
 
-_TRUMP_BYTE, _PLAIN_BYTE, _TA_BYTE, _SA_BYTE = map(_byte_table, (_TRUMP_WORTH, _PLAIN_WORTH, _TA_WORTH, _SA_WORTH))
+_TRUMP_BYTE, _PLAIN_BYTE, _TA_BYTE, _SA_BYTE = (
+    _byte_table(worth) for worth in (_TRUMP_WORTH, _PLAIN_WORTH, _TA_WORTH, _SA_WORTH))
+_TRUMP_GAIN = tuple(t - p for t, p in zip(_TRUMP_BYTE, _PLAIN_BYTE))  # a suit's worth as trump over plain
 # Thresholds, set from the strength distribution of random hands: a player takes in round 1
 # about one time in six, an 8-card hand opens the auction about one time in three.
 _TAKE_ROUND1 = 42
@@ -60,10 +62,12 @@ _CAPOT_STRENGTH = 78
 
 def _strengths(mask: int) -> tuple[int, ...]:
     """How strong a hand (a card mask) is at each denomination, in ``Denomination`` order."""
-    suits = [mask >> shift & 0xFF for shift in (0, 8, 16, 24)]
-    plain = sum(_PLAIN_BYTE[b] for b in suits)
-    return (*(plain + _TRUMP_BYTE[b] - _PLAIN_BYTE[b] for b in suits),
-            sum(_SA_BYTE[b] for b in suits), sum(_TA_BYTE[b] for b in suits))
+    s, h, d, c = mask & 0xFF, mask >> 8 & 0xFF, mask >> 16 & 0xFF, mask >> 24
+    plain = _PLAIN_BYTE[s] + _PLAIN_BYTE[h] + _PLAIN_BYTE[d] + _PLAIN_BYTE[c]
+    gain = _TRUMP_GAIN
+    return (plain + gain[s], plain + gain[h], plain + gain[d], plain + gain[c],
+            _SA_BYTE[s] + _SA_BYTE[h] + _SA_BYTE[d] + _SA_BYTE[c],
+            _TA_BYTE[s] + _TA_BYTE[h] + _TA_BYTE[d] + _TA_BYTE[c])
 
 
 def _best(strengths: Sequence[int], allowed: Sequence[int], rng: random.Random) -> tuple[int, int]:
@@ -157,7 +161,7 @@ def _run_taking(state: TakingState, hands: Sequence[Sequence[int]], rng: random.
 
 
 def _run_auction(state: AuctionState, hands: Sequence[Sequence[int]], rng: random.Random) -> None:
-    strengths = {seat: _strengths(_mask(hands[seat.index])) for seat in SEATS}
+    strengths = [_strengths(_mask(hand)) for hand in hands]
     interjections = state.rules.coinche_out_of_turn
     while not state.is_over:
         if interjections and rng.random() < 0.03:
@@ -166,7 +170,7 @@ def _run_auction(state: AuctionState, hands: Sequence[Sequence[int]], rng: rando
                 state.push_unchecked(COINCHE, rng.choice(seats))
                 continue
         seat = state.turn
-        state.push_unchecked(_coinche_call(state, seat, strengths[seat], rng), seat)
+        state.push_unchecked(_coinche_call(state, seat, strengths[seat.index], rng), seat)
 
 
 def _shuffled(rng: random.Random) -> list[int]:
@@ -175,7 +179,7 @@ def _shuffled(rng: random.Random) -> list[int]:
     return sorted(range(32), key=keys.__getitem__)
 
 
-def _deal_classic(rng: random.Random, rules: Rules, dealer: Seat):
+def _deal_classic(rng: random.Random, rules: Rules, dealer: Seat) -> tuple[TakingState, list[list[int]], Card]:
     deck = _shuffled(rng)
     hands = [deck[5 * i:5 * i + 5] for i in range(4)]
     turned, rest = ALL_CARDS[deck[20]], deck[21:]
@@ -192,7 +196,7 @@ def _deal_classic(rng: random.Random, rules: Rules, dealer: Seat):
     return state, hands, turned
 
 
-def _deal_coinche(rng: random.Random, rules: Rules, dealer: Seat):
+def _deal_coinche(rng: random.Random, rules: Rules, dealer: Seat) -> tuple[AuctionState, list[list[int]], None]:
     deck = _shuffled(rng)
     hands = [deck[8 * i:8 * i + 8] for i in range(4)]
     state = AuctionState(rules, dealer)
@@ -269,10 +273,12 @@ def _play(rng: random.Random, state: PlayState, masks: Sequence[int]) -> tuple[T
 
 @dataclass(frozen=True, slots=True)
 class GeneratedDeal:
-    """One generated deal. ``hands`` are the final hands in seat order N E S W, each in
-    canonical order (``canonical_hand_order``) (8 cards;
-    5 in a void classic deal, which stops after the first distribution); ``score`` is
-    the void score (0-0) of a deal nobody took."""
+    """One generated deal.
+
+    ``hands``: the final hands in seat order N E S W, each in canonical order (8 cards;
+    5 in a void classic deal, which stops after the first distribution). ``calls``: the
+    taking or the auction with seats. ``tricks``: the play, with seats and belote/rebelote.
+    ``score``: the deal score (the void score, 0-0, of a deal nobody took)."""
 
     rules: Rules
     dealer: Seat
@@ -282,12 +288,17 @@ class GeneratedDeal:
     contract: Contract | None
     tricks: tuple[Trick, ...]
     announcements: tuple[Announcement, ...]
-    melds: dict[Seat, tuple[Meld, ...]]
+    melds: tuple[tuple[Seat, tuple[Meld, ...]], ...]  # what each player declared, in play order
     score: DealScore
 
     @property
     def is_void(self) -> bool:
         return self.contract is None
+
+    @property
+    def plays(self) -> tuple[CardEntry, ...]:
+        """The 32 cards in play order, with seats and declarations."""
+        return tuple(entry for trick in self.tricks for entry in trick.plays)
 
     def hand(self, seat: Seat) -> tuple[Card, ...]:
         return self.hands[seat.index]
@@ -305,7 +316,7 @@ def generate_deal(rng: random.Random, rules: Rules, dealer: Seat = Seat.NORTH, *
     hands = tuple(tuple(ALL_CARDS[i] for i in sorted(hand, key=(7).__xor__)) for hand in indices)
     contract = bidding.contract
     if contract is None:
-        return GeneratedDeal(rules, dealer, hands, turned, bidding.history, None, (), (), {}, void_deal_score())
+        return GeneratedDeal(rules, dealer, hands, turned, bidding.history, None, (), (), (), void_deal_score())
     masks = [_mask(hand) for hand in indices]
     state = PlayState(dict(zip(SEATS, hands)), contract, rules, dealer=dealer)
     declared = _declare(hands, masks, contract, rules, state.first_leader) if rules.melds else {}
@@ -314,7 +325,7 @@ def generate_deal(rng: random.Random, rules: Rules, dealer: Seat = Seat.NORTH, *
     tricks = _play(rng, state, masks)
     score = score_deal(finished_deal(state, declared), rules)
     return GeneratedDeal(rules, dealer, hands, turned, bidding.history, contract, tricks, announcements,
-                         declared, score)
+                         tuple(declared.items()), score)
 
 
 # --- records and matches --------------------------------------------------------------------

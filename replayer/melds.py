@@ -13,6 +13,7 @@ from typing import Iterable, Mapping, Sequence
 from notation.cards import Card, Denomination, Rank, Seat, Suit, Team
 from notation.record import MeldKind
 
+from .contract import Contract
 from .rules import Rules
 from .tables import mask_of
 
@@ -102,9 +103,8 @@ def _runs(cards: Iterable[Card]) -> list[Meld]:
     return runs
 
 
-
-
 def carres_in(hand: Iterable[Card], rules: Rules) -> list[Meld]:
+    """The four-of-a-kinds in ``hand`` (none of 7s or 8s: §5 lists no value for them)."""
     held = set(hand)
     return [_carre(rank, rules) for rank in CARRE_ORDER if all(Card.of(rank, s) in held for s in Suit)]
 
@@ -206,9 +206,13 @@ class MeldOutcome:
 NO_MELDS = MeldOutcome(None, (0, 0), (None, None))
 
 
-def score_melds(melds_by_seat: Mapping[Seat, Sequence[Meld]], denomination: Denomination,
+def score_melds(melds_by_seat: Mapping[Seat, Sequence[Meld]], contract: Contract | Denomination,
                 first_player: Seat, rules: Rules) -> MeldOutcome:
-    """Decide which side scores its melds (§5 ``meld_compare``, ``meld_tie``, §9.8)."""
+    """Decide which side scores its melds (§5 ``meld_compare``, ``meld_tie``, §9.8).
+
+    ``melds_by_seat`` holds each seat's valid announced melds; ``first_player`` leads trick 1.
+    """
+    denomination = contract if isinstance(contract, Denomination) else contract.denomination
     sums = [0, 0]
     best: list[Meld | None] = [None, None]
     for seat, melds in melds_by_seat.items():

@@ -17,7 +17,8 @@ from notation.record import DECLARATIONS
 
 from .contract import Contract
 from .rules import Rules
-from .tables import CARD_INDEX, MODE_SUIT, MODE_TA, SUIT_MASKS, cards_of, mask_of, sorted_cards, table
+from .tables import (CARD_INDEX, MODE_SUIT, MODE_TA, SUIT_MASKS, card_index, cards_of, mask_of, sorted_cards,
+                     table)
 
 TRICKS_PER_DEAL = 8
 TEAMS = (Team.NS, Team.EW)  # index = seat index & 1
@@ -130,7 +131,7 @@ class PlayState:
     """The play of one deal, from the first lead to the eighth trick (or a claim)."""
 
     __slots__ = ("contract", "rules", "_mode", "_beats", "_points", "_trump", "_climb", "_exempt", "_must_under",
-                 "_next", "_dealt", "_hands", "_turn", "_leader", "_first_leader", "_n", "_led", "_win",
+                 "_next", "_dealt", "_hands", "_turn", "_leader", "_first_leader", "_n", "_led", "_free", "_win",
                  "_win_seat", "_trick_points", "_tricks", "_plays", "_team_points", "_trick_counts", "_claim",
                  "_pairs")
 
@@ -153,10 +154,10 @@ class PlayState:
         self._hands = held
         self._first_leader = self._leader = self._turn = first  # _turn is -1 once the deal is over
         self._n = 0  # cards in the current trick: the last _n entries of _plays
-        self._led = self._win = self._win_seat = self._trick_points = 0
+        self._led = self._free = self._win = self._win_seat = self._trick_points = 0
         # Finished tricks as (leader, index of its first play, winner, points); PlayedTrick is built on demand.
         self._tricks: list[tuple[int, int, int, int]] = []
-        self._plays: list[tuple[int, int, str | None, bool]] = []  # seat, card, declaration, was held
+        self._plays: list[tuple[int, int, str | None, int]] = []  # seat, card, declaration, bit if held
         self._team_points = [0, 0]
         self._trick_counts = [0, 0, 0, 0]
         self._claim: int | None = None
@@ -232,7 +233,7 @@ class PlayState:
         return cards_of(self.legal_mask())
 
     def is_legal(self, card: Card) -> bool:
-        return bool(self.legal_mask() >> _index(card) & 1)
+        return bool(self.legal_mask() >> card_index(card) & 1)
 
     def _legal(self, seat: int) -> int:
         """rules.md §3 on masks."""
@@ -252,8 +253,13 @@ class PlayState:
 
     # --- moves --------------------------------------------------------------------
 
-    def push(self, card: Card, declaration: str | None = None, *, seat: Seat | None = None) -> None:
-        """Play ``card`` for the seat in turn; raise a ``PlayError`` if it may not be played."""
+    def push(self, card: Card, declaration: str | None = None, *, seat: Seat | None = None,
+             check: bool = True) -> None:
+        """Play ``card`` for the seat in turn; raise a ``PlayError`` if it may not be played.
+
+        ``check=False`` (what ``push_unchecked`` does) skips the tests of hand, rules and
+        declaration. The whole move is written out in this one method: it is the hot path.
+        """
         turn = self._turn
         if turn < 0:
             raise DealOverError(f"{card.pretty()} played after the end of the deal", seat, card)
@@ -264,33 +270,24 @@ class PlayState:
         if index is None:
             index = card.index
         bit = 1 << index
-        if not self._hands[turn] & bit:
-            raise NotInHandError(f"{SEATS[turn].full_name} played {card.pretty()} but does not hold it",
-                                 SEATS[turn], card)
-        # Following a suit led that carries no duty to go over is always legal: skip the full test.
-        if self._n and not (bit & self._led and not (self._led & self._trump and self._climb)) \
-                and not self._legal(turn) & bit:
-            raise IllegalPlayError(_explain(self, turn, card, bit))
-        if declaration is not None and declaration not in DECLARATIONS:
-            raise PlayError(f"unknown declaration {declaration!r} (expected belote or rebelote)", SEATS[turn], card)
-        self._play(turn, index, bit, declaration, True)
-
-    def push_unchecked(self, card: Card, declaration: str | None = None) -> None:
-        """Play ``card`` for the seat in turn without any check (even a card it does not hold)."""
-        if self._turn < 0:
-            raise DealOverError(f"{card.pretty()} played after the end of the deal", None, card)
-        index = _index(card)
-        bit = 1 << index
-        self._play(self._turn, index, bit, declaration, bool(self._hands[self._turn] & bit))
-
-    def _play(self, turn: int, index: int, bit: int, declaration: str | None, held: bool) -> None:
-        self._hands[turn] &= ~bit
-        plays = self._plays
-        plays.append((turn, index, declaration, held))
+        hands = self._hands
+        held = hands[turn] & bit
         n = self._n
+        if check:
+            if not held:
+                raise NotInHandError(f"{SEATS[turn].full_name} played {card.pretty()} but does not hold it",
+                                     SEATS[turn], card)
+            # _free: the suit led when following it carries no duty to go over; such a card is legal.
+            if n and not bit & self._free and not self._legal(turn) & bit:
+                raise IllegalPlayError(_explain(self, turn, card, bit))
+            if declaration is not None and declaration not in DECLARATIONS:
+                raise PlayError(f"unknown declaration {declaration!r} (expected belote or rebelote)",
+                                SEATS[turn], card)
+        hands[turn] ^= held
+        plays = self._plays
+        plays.append((turn, index, declaration, held))  # held: the card's bit, or 0
         if not n:
-            self._led = SUIT_MASKS[index >> 3]
-            self._win, self._win_seat, self._trick_points = index, turn, self._points[index]
+            self._lead(index, turn)
         else:
             if bit & self._beats[self._win]:
                 self._win, self._win_seat = index, turn
@@ -306,6 +303,21 @@ class PlayState:
         self._n = 0
         self._leader = winner
         self._turn = winner if len(self._tricks) < TRICKS_PER_DEAL else -1
+
+    def give_turn(self, seat: Seat) -> bool:
+        """Let ``seat`` play next although it is not its turn (a record that shows a card
+        played out of turn); it also leads when the trick is empty. Refused (``False``)
+        when the deal is over or the seat has already played in the current trick."""
+        if self._turn < 0 or any(s == seat.index for s, _, _, _ in self._plays[len(self._plays) - self._n:]):
+            return False
+        if not self._n:
+            self._leader = seat.index
+        self._turn = seat.index
+        return True
+
+    def push_unchecked(self, card: Card, declaration: str | None = None) -> None:
+        """Play ``card`` for the seat in turn without any check (even a card it does not hold)."""
+        self.push(card, declaration, check=False)
 
     def pop(self) -> Card:
         """Take back the last card played, reopening a finished trick if need be."""
@@ -330,13 +342,24 @@ class PlayState:
         self._trick_points = 0
         for position, (seat, index, _, _) in enumerate(self._plays[len(self._plays) - self._n:]):
             if position == 0:
-                self._led, self._win, self._win_seat = SUIT_MASKS[index >> 3], index, seat
-            elif (1 << index) & self._beats[self._win]:
+                self._lead(index, seat)
+                continue
+            if (1 << index) & self._beats[self._win]:
                 self._win, self._win_seat = index, seat
             self._trick_points += self._points[index]
 
+    def _lead(self, index: int, seat: int) -> None:
+        self._led = led = SUIT_MASKS[index >> 3]
+        self._free = 0 if led & self._trump and self._climb else led
+        self._win, self._win_seat, self._trick_points = index, seat, self._points[index]
+
     def claim(self, seat: Seat) -> None:
-        """``seat``'s side takes every remaining trick, the cards in the current trick included."""
+        """``seat``'s side takes every remaining trick, the cards in the current trick included.
+
+        The claiming seat is credited with the remaining tricks (what a générale counts);
+        rules.md is silent on a claim made mid-trick: like the FFB, the trick in progress
+        counts as one of the tricks claimed.
+        """
         if self.is_over:
             raise DealOverError(f"{seat.full_name} claimed after the end of the deal", seat)
         self._claim = seat.index
@@ -384,37 +407,35 @@ class PlayState:
         may still be in hand: the claim shows it, so "belote" on the first card suffices
         (rules.md is silent; the FFB counts a belote announced before the claim).
         """
-        if not self._pairs:
-            return ()
-        result = []
-        for seat, suit in self._pairs:
-            entitled = True
-            if self.rules.belote_must_announce:
-                pair = _KQ[suit]
-                words = [word for s, c, word, _ in self._plays if s == seat and (1 << c) & pair]
-                entitled = bool(words) and words[0] == "belote" and (
-                    words[1:] == ["rebelote"] or (len(words) == 1 and self._claim is not None))
-            result.append(Belote(SEATS[seat], SUITS[suit], entitled))
-        return tuple(result)
+        return tuple(Belote(SEATS[seat], SUITS[suit], self._entitled(seat, suit)) for seat, suit in self._pairs)
 
     def belote_points(self) -> tuple[int, int]:
         """Belote points (NS, EW) the sides are entitled to, 20 a belote."""
         points = [0, 0]
-        for belote in self.belotes():
-            if belote.entitled:
-                points[belote.seat.index & 1] += 20
+        for seat, suit in self._pairs:
+            if self._entitled(seat, suit):
+                points[seat & 1] += 20
         return points[0], points[1]
+
+    def _entitled(self, seat: int, suit: int) -> bool:
+        if not self.rules.belote_must_announce:
+            return True
+        pair = _KQ[suit]
+        words = [word for s, c, word, _ in self._plays if s == seat and (1 << c) & pair]
+        return bool(words) and words[0] == "belote" and (
+            words[1:] == ["rebelote"] or (len(words) == 1 and self._claim is not None))
 
 
 _SEAT_POSITION = {id(seat): seat.index for seat in SEATS}
 _KQ = tuple((1 << (8 * s + Rank.KING.index)) | (1 << (8 * s + Rank.QUEEN.index)) for s in range(4))
-_CONFIGS: dict[tuple[int, Denomination], tuple[Rules, tuple]] = {}
+_CONFIGS: dict[tuple[int, int], tuple[Rules, tuple]] = {}
 
 
 def _config(denomination: Denomination, rules: Rules) -> tuple:
     """What a PlayState needs from the denomination and the rules, cached per Rules object
     (hashing a Rules is slow, so the cache is keyed by identity and checks it)."""
-    hit = _CONFIGS.get((id(rules), denomination))
+    key = (id(rules), id(denomination))
+    hit = _CONFIGS.get(key)
     if hit is not None and hit[0] is rules:
         return hit[1]
     tab = table(denomination, rules.sa_ace, rules.ta_values)
@@ -426,21 +447,16 @@ def _config(denomination: Denomination, rules: Rules) -> tuple:
               tuple(suit.index for suit in tab.trump_suits), rules.first_leader == "dealer")
     if len(_CONFIGS) > 512:
         _CONFIGS.clear()
-    _CONFIGS[(id(rules), denomination)] = (rules, config)
+    _CONFIGS[key] = (rules, config)
     return config
-
-
-def _index(card: Card) -> int:
-    index = CARD_INDEX.get(id(card))
-    return card.index if index is None else index
 
 
 def trick_winner(plays: Sequence[tuple[Seat, Card]], denomination: Denomination) -> Seat:
     """The winner of a (possibly incomplete) trick, per rules.md §4."""
     beats = table(denomination).beats
-    winner_seat, winner = plays[0][0], _index(plays[0][1])
+    winner_seat, winner = plays[0][0], card_index(plays[0][1])
     for seat, card in plays[1:]:
-        index = _index(card)
+        index = card_index(card)
         if (1 << index) & beats[winner]:
             winner_seat, winner = seat, index
     return winner_seat
@@ -450,7 +466,7 @@ def explain_illegal(state: PlayState, card: Card) -> Illegality | None:
     """Why the seat in turn may not play ``card``, or ``None`` when it may."""
     if state.is_over:
         raise DealOverError(f"{card.pretty()} played after the end of the deal", None, card)
-    bit = 1 << _index(card)
+    bit = 1 << card_index(card)
     if state._hands[state._turn] & state._legal(state._turn) & bit:
         return None
     return _explain(state, state._turn, card, bit)

@@ -16,9 +16,10 @@ first unknown card played (an info finding says what was not checked).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
-from notation.cards import SEATS, Card, Seat
+from notation.cards import SEATS, Card, Seat, canonical_hand_order
 from notation.record import CardEntry, Pos, Record
 
 from .auction import AuctionState, BiddingState, TakingState
@@ -67,15 +68,7 @@ class Replay:
         return Location(self.index, pos.line, pos.column, trick, card)
 
     def tag_at(self, name: str) -> Location:
-        """The location of tag ``name`` in the record's source text (scanned on demand)."""
-        source = self.record.source
-        if source is not None:
-            needle = "[" + name
-            for offset, line in enumerate(source.text.splitlines()):
-                column = line.find(needle)
-                if column >= 0 and line[column + len(needle):column + len(needle) + 1] in (" ", "\t", '"'):
-                    return Location(self.index, source.first_line + offset, column + 1)
-        return Location(self.index)
+        return tag_location(self.record, name, self.index)
 
     def add(self, rule: str, message: str, location: Location, **extra) -> None:
         self.findings.append(make_finding(rule, message, location, **extra))
@@ -85,10 +78,23 @@ class Replay:
         return sum(1 for f in self.findings if f.severity.rank == 0)
 
 
-def replay(record: Record, rules: Rules, index: int = 0) -> Replay:
-    """Replay ``record`` under ``rules``; never raises on a bad record."""
+def tag_location(record: Record, name: str, index: int = 0) -> Location:
+    """The location of tag ``name`` in the record's source text (scanned on demand)."""
+    source = record.source
+    if source is not None:
+        needle = "[" + name
+        for offset, line in enumerate(source.text.splitlines()):
+            column = line.find(needle)
+            if column >= 0 and line[column + len(needle):column + len(needle) + 1] in (" ", "\t", '"'):
+                return Location(index, source.first_line + offset, column + 1)
+    return Location(index)
+
+
+def replay(record: Record, rules: Rules, index: int = 0, dealer: Seat | None = None) -> Replay:
+    """Replay ``record`` under ``rules`` (``dealer`` overrides the record's); never raises
+    on a bad record."""
     run = Replay(record, rules, index)
-    run.dealer = _dealer(run)
+    run.dealer = dealer or _dealer(run)
     _bidding(run)
     run.hands = _deal(run)
     if record.tricks:
@@ -109,17 +115,19 @@ def _dealer(run: Replay) -> Seat:
         return dealer
     calls = record.auction or record.taking or ()
     plays = record.tricks[0].plays if record.tricks else ()
-    guess, how = Seat.NORTH, "assumed North"
+    guess, how = None, ""
     if calls and calls[0].seat is not None:
         first = calls[0].seat
         guess, how = (first if rules.first_speaker == "dealer" else previous(first, rules)), "the first call"
     elif plays and plays[0].seat is not None:
         first = plays[0].seat
         guess, how = (first if rules.first_leader == "dealer" else previous(first, rules)), "the first lead"
+    if guess is None:  # no seat written anywhere: the dealer under which the record replays best
+        guess = min(SEATS, key=lambda seat: replay(record, rules, run.index, seat).errors)
+        how = "the seat under which the record replays with the fewest faults"
     written = record.tag("Dealer")
     what = f"Dealer tag {written!r} is not a seat" if written else "no Dealer tag"
-    reason = f"{how}" if how.startswith("assumed") else f"{guess.full_name}, from {how}"
-    run.add("missing-dealer", f"{what}: dealer {reason}", run.at(None), seat=guess)
+    run.add("missing-dealer", f"{what}: dealer {guess.full_name}, from {how}", run.tag_at("Dealer"), seat=guess)
     return guess
 
 
@@ -156,7 +164,8 @@ def _deal(run: Replay) -> dict[Seat, tuple[Card, ...]] | None:
 
 
 def _duplicates(run: Replay, hand, cards: tuple[Card, ...], dealt: int) -> None:
-    owners = {card: h.seat for h in run.record.hands if h is not hand for card in h.cards or () if card}
+    earlier = run.record.hands[:run.record.hands.index(hand)]
+    owners = {card: h.seat for h in earlier for card in h.cards or () if card is not None}
     seen: set[Card] = set()
     for card in cards:
         if card in seen:
@@ -178,15 +187,16 @@ def _bidding(run: Replay) -> None:
     wrong = record.taking if rules.is_coinche else record.auction
     if wrong is not None:
         have, want = ("a taking", "an auction") if rules.is_coinche else ("an auction", "a taking")
-        run.add("wrong-bidding-kind", f"the record has {have} but its rules ({rules}) play {want}",
-                run.at(wrong[0].pos if wrong else None))
-        calls = calls if calls is not None else wrong
+        run.add("wrong-bidding-kind", f"the record has {have} but its rules ({rules}) play {want}: "
+                f"the calls and the play are not replayed", run.at(wrong[0].pos if wrong else None))
+        return
     if calls is None:
         return
     if rules.is_coinche:
         state: BiddingState = AuctionState(rules, run.dealer)
     elif record.turned is None:
-        run.add("missing-turned-card", "no turned card: the taking cannot be replayed", run.at(None))
+        run.add("missing-turned-card", "no turned card: the taking cannot be replayed",
+                run.at(calls[0].pos if calls else None))
         return
     else:
         state = TakingState(rules, run.dealer, record.turned)
@@ -206,11 +216,20 @@ def _bidding(run: Replay) -> None:
         state.push_unchecked(entry.call, seat)
     run.contract = state.contract
     if not state.is_over and record.tricks:
-        run.add("auction-incomplete", f"the {state._name} is not over after {len(calls)} calls, yet cards "
-                f"are played", run.at(calls[-1].pos if calls else None))
+        run.add("auction-incomplete", f"the {_bidding_name(state)} is not over after {len(calls)} calls, "
+                f"yet cards are played", run.at(calls[-1].pos if calls else None))
     elif state.is_void and record.tricks:
         run.add("play-after-void-deal", "everybody passed, yet cards are played",
                 run.at(record.tricks[0].pos, 1))
+
+
+def _from_trick(number: int) -> str:
+    tricks = "trick 8" if number == 8 else f"tricks {number}-8"
+    return f"{tricks} (a card of trick {number} is unknown)"
+
+
+def _bidding_name(state: BiddingState) -> str:
+    return "taking" if isinstance(state, TakingState) else "auction"
 
 
 # --- the play -----------------------------------------------------------------
@@ -218,10 +237,10 @@ def _bidding(run: Replay) -> None:
 def _play(run: Replay) -> None:
     record, rules = run.record, run.rules
     if run.contract is None:
-        if run.bidding is None and not any(f.rule == "missing-turned-card" for f in run.findings):
+        said = {"missing-turned-card", "wrong-bidding-kind", "auction-incomplete", "play-after-void-deal"}
+        if not any(f.rule in said for f in run.findings):
             run.add("auction-incomplete", "no taking or auction: the play cannot be replayed without a contract",
                     run.at(record.tricks[0].pos, 1))
-        run.unchecked.append("the play (no contract)")
         return
     hands = run.hands
     if hands is None:
@@ -229,8 +248,8 @@ def _play(run: Replay) -> None:
     if hands is not None and not rules.is_coinche and record.turned is not None:
         if record.turned not in hands[run.contract.taker]:
             run.add("turned-card-not-taken", f"the turned card {record.turned.pretty()} is not in the hand of "
-                    f"the taker, {run.contract.taker.full_name}", run.at(None), seat=run.contract.taker,
-                    card=record.turned)
+                    f"the taker, {run.contract.taker.full_name}", run.at(record.turned_pos),
+                    seat=run.contract.taker, card=record.turned)
     if hands is None:
         _play_hidden(run)
     else:
@@ -277,7 +296,7 @@ def _play_known(run: Replay, state: PlayState) -> bool:
         for position, entry in enumerate(plays[:4], 1):
             card = entry.card
             if card is None:  # a ?? in a known deal: the card is not known, the replay stops
-                run.unchecked.append(f"tricks {number}-8 (a card of trick {number} is unknown)")
+                run.unchecked.append(_from_trick(number))
                 return False
             try:
                 push(card, entry.declaration, seat=entry.seat)
@@ -365,8 +384,9 @@ def _rebuild(run: Replay) -> dict[Seat, tuple[Card, ...]] | None:
             if card is not None and card not in rebuilt[hand.seat]:
                 return None
     missing = [seat.full_name for seat in SEATS if record.hand(seat) is None or None in record.hand(seat)]
-    run.add("hands-rebuilt", f"hands of {', '.join(missing)} rebuilt from the 32 cards played",
-            run.at(None), alternatives=tuple(" ".join(map(str, rebuilt[s])) for s in SEATS))
+    shown = ", ".join(f"{seat} {' '.join(map(str, canonical_hand_order(rebuilt[seat])))}" for seat in SEATS)
+    run.add("hands-rebuilt", f"hands of {', '.join(missing)} rebuilt from the 32 cards played: {shown}",
+            run.at(None))
     run.hands = rebuilt
     return rebuilt
 
@@ -377,7 +397,7 @@ def _play_hidden(run: Replay) -> None:
     known = {hand.seat: hand.cards for hand in record.hands if hand.cards is not None and None not in hand.cards}
     partial = {hand.seat: {c for c in hand.cards if c is not None} for hand in record.hands if hand.cards}
     owner = {card: seat for seat, cards in partial.items() for card in cards}
-    state = PlayState(known, run.contract, run.rules, dealer=run.dealer)
+    state = run.state = PlayState(known, run.contract, run.rules, dealer=run.dealer)
     void: dict[Seat, set] = {seat: set() for seat in SEATS}
     played: set[Card] = set()
     run.unchecked.append("the legality of cards played by " + (", ".join(
@@ -394,7 +414,7 @@ def _play_hidden(run: Replay) -> None:
                     turn = entry.seat
             card = entry.card
             if card is None:
-                run.unchecked.append(f"tricks {number}-8 (a card of trick {number} is unknown)")
+                run.unchecked.append(_from_trick(number))
                 return
             where = run.at(entry.pos, number, position)
             if card in played:
@@ -414,12 +434,57 @@ def _play_hidden(run: Replay) -> None:
                 except PlayError:
                     _illegal_play(run, state, entry, number, position)
             played.add(card)
-            led = state.current_trick[0][1] if state.current_trick else None
-            if led is not None and card.suit is not led.suit:
-                void[turn].add(led.suit)
+            void[turn] |= _shown_out(state, turn, card)
             state.push_unchecked(card, entry.declaration)
-    run.complete = _end_of_play(run, state) if record.claim is None else False
-    run.state = state
     if record.claim is not None:
         run.add("claim-unchecked", f"{record.claim.seat.full_name}'s claim cannot be checked: hands unknown",
                 run.at(record.claim.pos), seat=record.claim.seat)
+        return
+    run.complete = _end_of_play(run, state)
+    if run.complete:
+        run.unchecked.append("belote held in the unknown hands (not counted)")
+
+
+def _shown_out(state: PlayState, seat: Seat, card: Card) -> set:
+    """The suits ``seat`` shows it does not hold by playing ``card`` now: the suit led
+    when it does not follow, and the trump suit when it neither follows nor trumps
+    although it had to (rules.md §3: no partner exemption, and a lower trump is a duty)."""
+    trick = state.current_trick
+    if not trick or card.suit is trick[0][1].suit:
+        return set()
+    led = trick[0][1].suit
+    trump = state.contract.trump
+    if trump is None or card.suit is trump or led is trump:
+        return {led}
+    winner, winning = state.current_winner
+    if state.rules.partner_exemption and winner is seat.partner:
+        return {led}
+    if winning.suit is trump and state.rules.undertrump != "must":
+        return {led}  # may discard when unable to overtrump: shows only no higher trump
+    return {led, trump}
+
+
+# --- seats filled in -------------------------------------------------------------
+
+def filled_record(run: Replay) -> Record:
+    """The record with the seat of every call and card as the replay credited them
+    (missing seat prefixes filled in) and a Dealer tag when it had none."""
+    record = run.record
+    changes: dict = {}
+    if run.bidding is not None:
+        seats = [seated.seat for seated in run.bidding.history]
+        name = "auction" if run.rules.is_coinche else "taking"
+        calls = getattr(record, name)
+        changes[name] = tuple(dataclasses.replace(entry, seat=seat) for entry, seat in zip(calls, seats)) + \
+            calls[len(seats):]
+    if run.state is not None:
+        seats = iter(seat for seat, _ in run.state.plays)
+        tricks = []
+        for trick in record.tricks:
+            plays = tuple(dataclasses.replace(entry, seat=next(seats, entry.seat)) if position < 4 else entry
+                          for position, entry in enumerate(trick.plays))
+            tricks.append(dataclasses.replace(trick, plays=plays))
+        changes["tricks"] = tuple(tricks)
+    if record.dealer is None and run.dealer is not None:
+        changes["tags"] = tuple(t for t in record.tags if t[0] != "Dealer") + (("Dealer", str(run.dealer)),)
+    return dataclasses.replace(record, **changes)

@@ -233,25 +233,24 @@ def score_deal(deal: FinishedDeal, rules: Rules) -> DealScore:
     contract = deal.contract
     if contract is None:
         return void_deal_score()
-    taker = contract.taker.index & 1
-    roles = (taker, 1 - taker)  # team index of takers, defenders
+    t = 0 if contract.taker.team is Team.NS else 1  # team index of the takers; 1 - t: defenders
+    d = 1 - t
     bonus, points = trick_points(deal, rules)
-    outcome_melds = _meld_outcome(deal, rules)
-    sheet = _Sheet([points[r] for r in roles], [deal.belote[r] for r in roles],
-                   [outcome_melds.points[r] for r in roles], rules.rounding)
-    if rules.is_coinche:
-        outcome, scores, formula = _score_coinche(deal, contract, rules, sheet, TEAMS[taker])
+    melds = _meld_outcome(deal, rules)
+    sheet = _Sheet([points[t], points[d]], [deal.belote[t], deal.belote[d]], [melds.points[t], melds.points[d]],
+                   rules.rounding)
+    if rules.game == "coinche":
+        outcome, scores, formula = _score_coinche(deal, contract, rules, sheet, TEAMS[t])
         value, multiplier, hold = contract.contract_value(rules), contract.multiplier(rules), 0
     else:
-        outcome, scores, hold, formula = _score_classic(deal, rules, sheet, TEAMS[taker])
+        outcome, scores, hold, formula = _score_classic(deal, rules, sheet, TEAMS[t])
         value, multiplier = 0, 1
-    sides = []
-    for role, team_index in enumerate(roles):
-        sides.append(SideScore(TEAMS[team_index], ("takers", "defenders")[role], deal.card_points[team_index],
-                               bonus[team_index], points[team_index], sheet.belote[role], sheet.melds[role],
-                               sheet.total(role), scores[role], sheet.adjust[role]))
-    ns, ew = (sides[0], sides[1]) if taker == 0 else (sides[1], sides[0])
-    return DealScore(contract, outcome, ns, ew, value, multiplier, deal.capot, hold, outcome_melds.team, formula)
+    takers = SideScore(TEAMS[t], "takers", deal.card_points[t], bonus[t], points[t], sheet.belote[0],
+                       sheet.melds[0], sheet.total(0), scores[0], sheet.adjust[0])
+    defenders = SideScore(TEAMS[d], "defenders", deal.card_points[d], bonus[d], points[d], sheet.belote[1],
+                          sheet.melds[1], sheet.total(1), scores[1], sheet.adjust[1])
+    ns, ew = (takers, defenders) if t == 0 else (defenders, takers)
+    return DealScore(contract, outcome, ns, ew, value, multiplier, deal.capot, hold, melds.team, formula)
 
 
 def _meld_outcome(deal: FinishedDeal, rules: Rules) -> MeldOutcome:
@@ -308,6 +307,7 @@ def _score_coinche(deal: FinishedDeal, contract: Contract, rules: Rules, sheet: 
     b_t, b_d = sheet.belote
     a_t, a_d = sheet.melds
     scope = rules.multiplier_scope
+    # No litige at coinche (§7 gives `tie` to classic only): a tie fails where the takers must beat the defence.
     if coinche_made(deal, contract, rules, tot_t, tot_d):
         base = rules.failure_base + (90 if deal.capot is takers else 0)
         if m == 1 or scope == "contract_only":

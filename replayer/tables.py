@@ -46,20 +46,16 @@ def card_index(card: Card) -> int:
     return card.index if index is None else index
 
 
-def mask_of(cards: Iterable[Card]) -> int:
-    mask = 0
-    try:
-        for card in cards:
-            mask |= CARD_BIT[id(card)]
-    except KeyError:  # a Card that is not one of the interned 32
-        return mask_of_slow(cards)
-    return mask
-
-
-def mask_of_slow(cards: Iterable[Card]) -> int:
+def mask_of(cards: Iterable[Card | None]) -> int:
+    """The mask of ``cards``; unknown cards (``None``) are left out."""
     mask = 0
     for card in cards:
-        mask |= 1 << card.index
+        bit = CARD_BIT.get(id(card))
+        if bit is None:  # None, or a Card that is not one of the interned 32
+            if card is None:
+                continue
+            bit = 1 << card.index
+        mask |= bit
     return mask
 
 

@@ -10,21 +10,20 @@ in parallel if asked.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 import multiprocessing
 from collections import deque
+from dataclasses import dataclass
 from typing import Any, Iterator
 
 from notation.cards import SEATS, Card, Denomination, Seat, Suit
 from notation.errors import DealError
-from notation.parser import _read as read_raw  # the parser's reader of one split record
-from notation.parser import parse
+from notation.parser import parse, read_raw
 from notation.record import Record
 from notation.scan import RawRecord, split_records
 
 from .findings import Finding, Location, Severity, make_finding
 from .melds import Meld, MeldProblem, check_declaration
-from .replay import Replay, replay
+from .replay import Replay, filled_record, replay, tag_location
 from .repair import REPAIRABLE, suggest_repairs
 from .results import compare_result
 from .rules import Rules, RulesError, rules_for_variant
@@ -109,18 +108,20 @@ def resolve_rules(record: Record, rules: Rules | str | None, index: int = 0) -> 
     if isinstance(rules, Rules):
         return rules, []
     if isinstance(rules, str):
-        return Rules.parse(rules), []  # the caller's own string: an error is the caller's to see
+        return _parse_cached(rules), []  # the caller's own string: an error is the caller's to see
     findings: list[Finding] = []
     text = record.rules_text
     if text and text.strip() not in ("", "?"):
         try:
             return _parse_cached(text), findings
         except RulesError as error:
-            findings.append(make_finding("bad-rules-tag", f"Rules tag {text!r}: {error}", Location(index)))
+            findings.append(make_finding("bad-rules-tag", f"Rules tag {text!r}: {error}",
+                                         tag_location(record, "Rules", index)))
     try:
         return _variant_cached(record.variant), findings
     except RulesError as error:
-        findings.append(make_finding("bad-rules-tag", f"Variant tag: {error}; ffb assumed", Location(index)))
+        findings.append(make_finding("bad-rules-tag", f"Variant tag: {error}; ffb assumed",
+                                     tag_location(record, "Variant", index)))
         return _parse_cached("ffb"), findings
 
 
@@ -190,7 +191,7 @@ def _syntax_report(parsed: Any, index: int | None) -> Report | None:
     findings = []
     for error in errors or ("the record cannot be read",):
         line, column = getattr(error, "line", None), getattr(error, "column", None)
-        findings.append(make_finding(_syntax_rule(error), str(error), Location(index, line, column)))
+        findings.append(make_finding(_syntax_rule(error), _syntax_message(error), Location(index, line, column)))
     findings.sort(key=Finding.sort_key)
     source = getattr(parsed, "source", None)
     lines = (source.first_line, source.last_line) if source is not None else None
@@ -207,14 +208,30 @@ def _attach_repairs(run: Replay) -> None:
             return
 
 
+def _syntax_message(error: object) -> str:
+    """One line: what was found and what was expected (the location is the finding's)."""
+    problem = getattr(error, "problem", None)
+    if problem is None:
+        return str(error).splitlines()[0]
+    expected = getattr(error, "expected", "")
+    return f"{problem}: expected {expected}" if expected else problem
+
+
 def _syntax_rule(error: object) -> str:
     """The parser refuses an impossible deal (``DealError``): name the deal rule it breaks."""
     if isinstance(error, DealError):
         if "twice" in error.problem:
             return "duplicate-card"
-        if "cards" in error.problem:
+        if "card" in error.problem and "hand" in error.problem:
             return "hand-size"
     return "syntax-error"
+
+
+def fill_seats(record: Record, rules: Rules | str | None = None) -> Record:
+    """``record`` with every call and card credited to its seat (seat prefixes filled in
+    as the rules and the replay say) and a Dealer tag; the rest as written."""
+    rules_used, _ = resolve_rules(record, rules)
+    return filled_record(replay(record, rules_used))
 
 
 # --- announcements and belote -------------------------------------------------
@@ -229,10 +246,11 @@ def _announcements(run: Replay) -> dict[Seat, tuple[Meld, ...]]:
         by_seat.setdefault(entry.seat, []).append(entry)
     melds: dict[Seat, tuple[Meld, ...]] = {}
     for seat, entries in by_seat.items():
-        hand: tuple[Card, ...] | set[Card]
-        if run.hands is not None:
-            hand = run.hands[seat]
-        else:  # hidden hand: check the shape of the melds only
+        hand: tuple[Card, ...] | set[Card] | None = run.hands[seat] if run.hands is not None else None
+        if hand is None:
+            written = run.record.hand(seat)
+            hand = written if written is not None and len(written) == 8 and None not in written else None
+        if hand is None:  # hidden hand: check the shape of the melds only
             hand = {card for entry in entries for card in entry.cards}
             run.unchecked.append(f"{seat.full_name}'s announcements against the hand (hand unknown)")
         results = check_declaration(hand, [(e.kind, e.cards) for e in entries], run.rules)
@@ -240,7 +258,11 @@ def _announcements(run: Replay) -> dict[Seat, tuple[Meld, ...]]:
         for entry, result in zip(entries, results):
             if isinstance(result, MeldProblem):
                 rule = MELD_RULES.get(result.reason, "announcement-wrong-kind")
-                run.add(rule, f"{seat.full_name} announces {result.message}", run.at(entry.pos), seat=seat)
+                shown = f"{entry.kind} {' '.join(c.pretty() for c in entry.cards)}"
+                why = result.message.removeprefix(shown + ": ")
+                if result.reason == "melds-off":
+                    why = "announcements do not score under these rules (melds=false)"
+                run.add(rule, f"{seat.full_name} announces {shown}: {why}", run.at(entry.pos), seat=seat)
             else:
                 valid.append(result)
         melds[seat] = tuple(valid)
@@ -329,7 +351,7 @@ def _result(run: Replay, score: DealScore | None, deal: FinishedDeal | None,
         run.add("result-mismatch", message, run.tag_at("Result"))
 
 
-__all__ = ["Report", "validate", "validate_stream", "resolve_rules"]
+__all__ = ["Report", "validate", "validate_stream", "resolve_rules", "fill_seats"]
 
 
 # --- streams ------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from notation.cards import COINCHE, PASS, SURCOINCHE, TAKE, Call, Card, Denomination, Seat
@@ -394,3 +396,46 @@ def test_new_bidding():
     assert isinstance(new_bidding(Rules.parse("ffb-coinche"), N), AuctionState)
     with pytest.raises(ValueError):
         new_bidding(Rules.parse("ffb"), N)
+
+
+# --- random walks: the legal list, the checks and the explanations agree ---------------------
+
+UNIVERSE = ([PASS, TAKE, COINCHE, SURCOINCHE]
+            + [Call.parse(d) for d in ("S", "H", "D", "C", "SA", "TA")]
+            + [Call.parse(f"{v}{d}") for v in range(70, 175, 5) for d in ("S", "H", "D", "C", "SA", "TA")]
+            + [Call.parse(f"{k}{d}") for k in ("capot", "generale") for d in ("S", "H", "D", "C", "SA", "TA")])
+WALK_RULES = [
+    "ffb", "ffb; round2_same_suit=true; round2_sa_ta=true; jack_forces_dealer=true", "korean",
+    "ffb-coinche", "ffb-contree; coinche_out_of_turn=true", "pagat-coinche; bid_values=any_step",
+    "korean-coinche", "korean-coinche; surcoinche=false; bid_step=20",
+]
+
+
+@pytest.mark.parametrize("rules_text", WALK_RULES)
+def test_random_walks_agree(rules_text):
+    rules = Rules.parse(rules_text)
+    rng = random.Random(rules_text)
+    for _ in range(20):
+        state = new_bidding(rules, Seat(rng.choice("NESW")), Card.parse(rng.choice(["JH", "7S", "AD", "JC"])))
+        steps = 0
+        while not state.is_over:
+            legal = state.legal_calls()
+            assert legal[0] == PASS or legal == [TAKE]
+            allowed = set(legal)
+            assert len(allowed) == len(legal)
+            for call in UNIVERSE:
+                problem = explain_illegal_call(state, call)
+                assert (problem is None) == (call in allowed), (call, state.history)
+                if problem is not None:
+                    assert problem.message.startswith(f"{state.turn} cannot call {call}: ")
+            for seat in Seat:
+                if seat is not state.turn:
+                    interjection = explain_illegal_call(state, COINCHE, seat) is None
+                    assert interjection == (isinstance(state, AuctionState) and seat in state.interjectors())
+            # favour passes so that walks end, but bid and double often enough
+            call = PASS if PASS in legal and rng.random() < 0.6 else rng.choice(legal)
+            state.push(call)
+            steps += 1
+            assert steps < 200
+        assert state.legal_calls() == []
+        assert state.is_void == (state.contract is None)

@@ -443,7 +443,7 @@ def test_legal_sets_match_the_reference(options):
     from notation.cards import ALL_CARDS, SEATS
     rules = FFB.replace(sa_ta=True, **options)
     rng = random.Random(str(options))
-    for _ in range(150):
+    for _ in range(100):
         deck = list(ALL_CARDS)
         rng.shuffle(deck)
         hands = {seat: deck[8 * i:8 * i + 8] for i, seat in enumerate(SEATS)}
@@ -458,3 +458,34 @@ def test_legal_sets_match_the_reference(options):
             for other in s.hand(seat) - expected:
                 assert explain_illegal(s, other).reason != "not-in-hand"
             s.push(card)
+
+
+# --- card tables (§1) ---------------------------------------------------------------
+
+@pytest.mark.parametrize("denomination, sa_ace, ta_values, total, jack, queen, ace", [
+    ("H", 19, "pagat", 152, 20, 3, 11),  # JH: trump values
+    ("S", 19, "pagat", 152, 2, 3, 11),  # JH: plain values
+    ("SA", 19, "pagat", 152, 2, 3, 19),
+    ("SA", 11, "pagat", 120, 2, 3, 11),
+    ("TA", 19, "pagat", 152, 14, 1, 6),
+    ("TA", 19, "ffb2015", 152, 13, 2, 6),
+    ("TA", 19, "raw", 248, 20, 3, 11),
+    ("TA", 19, "raw_scaled", 248, 20, 3, 11),
+])
+def test_card_points_tables(denomination, sa_ace, ta_values, total, jack, queen, ace):
+    from replayer.tables import table
+    tab = table(Denomination.parse(denomination), sa_ace, ta_values)
+    assert tab.total == total
+    points = {rank: tab.points[Card.parse(rank + "H").index] for rank in "JQA"}
+    assert points == {"J": jack, "Q": queen, "A": ace}
+
+
+def test_give_turn_for_a_card_played_out_of_turn():
+    s = state({N: "AS KD", W: "7S QD", S: "8S 8D", E: "9S 7D"})
+    assert s.give_turn(S) and s.turn is S and s.leader is S
+    s.push(Card.parse("8S"))
+    assert s.turn is E  # play goes on from the seat that played
+    s.push(Card.parse("9S")), s.push(Card.parse("AS"))
+    assert not s.give_turn(S)  # S has played in this trick
+    s.push(Card.parse("7S"))
+    assert s.tricks[0].leader is S and s.tricks[0].winner is N and s.turn is N

@@ -9,7 +9,7 @@ import pytest
 from notation.cards import ALL_CARDS, SEATS, Card, Denomination, Seat, Team
 from notation.record import MeldKind
 from replayer.contract import Contract
-from replayer.melds import Meld, check_announcement
+from replayer.melds import Meld, best_declaration, check_announcement, score_melds
 from replayer.play import PlayState
 from replayer.rules import PROFILES, Rules
 from replayer.scoring import (FinishedDeal, MatchOverError, MatchState, Outcome, finished_deal, round_points,
@@ -380,7 +380,13 @@ def test_random_deals_total_and_replay(profile):
             denomination = state.contract.denomination
             expected = DEAL_TOTALS[ta_values] if denomination is Denomination.ALL_TRUMPS else 162
             assert ns + ew + 10 == expected
-            score = score_deal(finished_deal(state), rules)
+            melds = {seat: best_declaration(hands[seat], rules, denomination) for seat in SEATS} \
+                if rules.melds else {}
+            score = score_deal(finished_deal(state, melds), rules)
+            if rules.melds:
+                expected_melds = score_melds(melds, state.contract, state.first_leader, rules)
+                assert (score.ns.melds, score.ew.melds) == expected_melds.points
+                assert score.meld_team is expected_melds.team
             capot = score.capot is not None
             p = score.ns.points + score.ew.points
             if not capot:
@@ -392,7 +398,7 @@ def test_random_deals_total_and_replay(profile):
             again = PlayState(hands, state.contract, rules, leader=state.first_leader)
             for _, card in state.plays:
                 again.push(card)
-            assert score_deal(finished_deal(again), rules) == score
+            assert score_deal(finished_deal(again, melds), rules) == score
             # rewinding everything gives back the hands as dealt
             for _ in range(32):
                 state.pop()

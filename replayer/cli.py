@@ -1,0 +1,438 @@
+"""The ``belote`` command line: validate, score, fmt, convert, show, generate.
+
+A thin layer over the notation and the engine: each command opens its inputs
+(``replayer.inputs``), streams the records through the parser, the validator or
+the generator, and prints. Exit codes: 0 clean, 1 findings (errors, files that
+would change, records that cannot be read), 2 usage or input trouble (missing,
+directory, binary or empty input, unknown rules).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import os
+import random
+import shutil
+import sys
+import tempfile
+from contextlib import contextmanager
+from typing import IO, Iterable, Iterator
+
+import click
+
+from notation.cards import SEATS, Seat
+from notation.errors import RecordSyntaxError
+from notation.parser import ParseResult, parse
+from notation.record import Record
+from notation.writer import write_file
+
+from .findings import Finding, Severity
+from .generator import generate_match
+from .inputs import BLOCK, STDIN, Input, InputError, describe_os_error, expand, open_input
+from .matches import MatchReport, check_match, match_key
+from .replay import replay
+from .rules import Rules, RulesError
+from .terminal import match_lines, score_lines, show_lines
+from .validator import Report, resolve_rules, validate, validate_stream
+
+PROGRESS_MIN_BYTES = 1 << 20  # below this a run is short: no progress bar
+
+
+def parse_rules(text: str, option: str = "--rules") -> Rules:
+    """``Rules.parse``, a bad rules string being an ``InputError`` (exit 2) naming the option."""
+    try:
+        return Rules.parse(text)
+    except RulesError as error:
+        raise InputError(f"{option} {text!r}: {error}") from None
+
+
+def _rules_option(ctx: click.Context, param: click.Parameter, value: str | None) -> Rules | None:
+    return None if value is None else parse_rules(value)
+
+
+RULES_OPTION = click.option("--rules", "rules", metavar="RULES", callback=_rules_option,
+                            help='Rules for every record, overriding its tags: a profile and options, '
+                                 'e.g. "ffb-coinche; undertrump=must".')
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def belote() -> None:
+    """Record, check and replay games of Belote, Belote with announcements and Coinche."""
+
+
+# --- validate -----------------------------------------------------------------
+
+@belote.command("validate")
+@click.argument("files", nargs=-1, required=True)
+@RULES_OPTION
+@click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="Output format (see below).")
+@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
+              help="Validate in N processes; the output is in input order all the same.")
+def validate_command(files: tuple[str, ...], rules: Rules | None, output: str, jobs: int) -> None:
+    """Replay every record of FILES and report every fault.
+
+    FILES are record files, directories (every *.belote file below them) or -
+    for standard input.
+
+    Text output: one line per finding, FILE:LINE:COLUMN: SEVERITY [RULE-ID]
+    MESSAGE (match findings too: Score tags, dealer rotation), then a summary.
+
+    JSON output: one document, {"records": [...], "matches": [...], "summary":
+    {...}}, each record being a report's as_dict() with its "file"; it is
+    written record by record, so memory stays flat on huge files.
+
+    Exit status: 0 no error finding, 1 error findings, 2 usage or input trouble.
+    """
+    sink = JSONSink() if output == "json" else TextSink()
+    tally = Tally()
+    for name in expand(files):
+        try:
+            with open_input(name) as source:
+                count = 0
+                for item in with_matches(_progress(source, validate_stream(source, rules, jobs))):
+                    count += 1 if isinstance(item, Report) else 0
+                    tally.add(item)
+                    sink.emit(name, item)
+                if count == 0:
+                    raise InputError(f"{name}: no record found")
+        except InputError as error:
+            error.show()
+            tally.trouble = True
+    sink.close(tally)
+    sys.exit(tally.exit_code)
+
+
+def with_matches(reports: Iterable[Report]) -> Iterator[Report | MatchReport]:
+    """The reports, each match's check (``check_match``) following its last deal."""
+    group: list[Report] = []
+    for report in reports:
+        key = match_key(report)
+        if group and key != match_key(group[0]):
+            yield check_match(group)
+            group = []
+        if key is not None:
+            group.append(report)
+        yield report
+    if group:
+        yield check_match(group)
+
+
+def _progress(source: Input, reports: Iterator[Report]) -> Iterator[Report]:
+    """A progress bar on stderr over the bytes read, for a long run on a terminal."""
+    if source.size is None or source.size < PROGRESS_MIN_BYTES or not sys.stderr.isatty():
+        yield from reports
+        return
+    with click.progressbar(length=source.size, label=source.name, file=sys.stderr) as bar:
+        for report in reports:
+            bar.update(source.bytes_read - bar.pos)
+            yield report
+
+
+@dataclasses.dataclass
+class Tally:
+    """What a run found, for the summary and the exit status."""
+
+    records: int = 0
+    faulty: int = 0
+    errors: int = 0
+    warnings: int = 0
+    trouble: bool = False  # an input could not be read
+
+    def add(self, item: Report | MatchReport) -> None:
+        is_record = isinstance(item, Report)
+        self.records += is_record
+        self.faulty += is_record and not item.ok
+        self.errors += sum(f.severity is Severity.ERROR for f in item.findings)
+        self.warnings += sum(f.severity is Severity.WARNING for f in item.findings)
+
+    @property
+    def exit_code(self) -> int:
+        return 2 if self.trouble else 1 if self.errors else 0
+
+    def as_dict(self) -> dict:
+        return {"records": self.records, "faulty": self.faulty, "errors": self.errors,
+                "warnings": self.warnings, "ok": self.exit_code == 0}
+
+    def text(self) -> str:
+        return (f"{self.records} record(s), {self.faulty} with errors: "
+                f"{self.errors} error(s), {self.warnings} warning(s)")
+
+
+class TextSink:
+    def emit(self, name: str, item: Report | MatchReport) -> None:
+        for finding in sorted(item.findings, key=lambda f: f.location.line is not None):
+            click.echo(finding_text(name, finding, item))
+
+    def close(self, tally: Tally) -> None:
+        click.echo(tally.text())
+
+
+def finding_text(name: str, finding: Finding, item: Report | MatchReport) -> str:
+    """``FILE:LINE:COLUMN: severity [rule] message``; a finding about a whole record is put
+    at the record's first line."""
+    if finding.location.line is not None:
+        return f"{name}:{finding}"
+    if isinstance(item, Report) and item.lines:
+        return f"{name}:{item.lines[0]}:1: {finding}"
+    return f"{name}: {finding}"
+
+
+class JSONSink:
+    """One JSON document written item by item: records, then the matches, then the summary."""
+
+    def __init__(self) -> None:
+        self.matches: list[dict] = []
+        self.first = True
+        click.echo('{"records": [', nl=False)
+
+    def emit(self, name: str, item: Report | MatchReport) -> None:
+        data = {"file": name, **item.as_dict()}
+        if isinstance(item, MatchReport):
+            self.matches.append(data)
+            return
+        click.echo(("\n" if self.first else ",\n") + json.dumps(data, ensure_ascii=False), nl=False)
+        self.first = False
+
+    def close(self, tally: Tally) -> None:
+        matches = ",\n".join(json.dumps(m, ensure_ascii=False) for m in self.matches)
+        click.echo(f'\n],\n"matches": [{matches}],\n"summary": {json.dumps(tally.as_dict())}}}')
+
+
+# --- score --------------------------------------------------------------------
+
+@belote.command("score")
+@click.argument("file")
+@RULES_OPTION
+def score_command(file: str, rules: Rules | None) -> None:
+    """The score breakdown of each deal of FILE, and each match's running totals.
+
+    Exit status: 0 no error finding, 1 error findings (the breakdown is the deal as
+    the engine rescores it), 2 usage or input trouble.
+    """
+    tally = Tally()
+    with open_input(file) as source:
+        for item in with_matches(validate_stream(source, rules)):
+            tally.add(item)
+            lines = score_lines(item) if isinstance(item, Report) else match_lines(item)
+            click.echo("\n".join(lines) + "\n")
+    if tally.records == 0:
+        raise InputError(f"{file}: no record found")
+    sys.exit(tally.exit_code)
+
+
+# --- fmt ----------------------------------------------------------------------
+
+SPOOL_BYTES = 8 << 20  # a formatted file is kept in memory up to this size, on disk beyond
+
+
+@belote.command("fmt")
+@click.argument("files", nargs=-1, required=True)
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 if a file would change, and list it.")
+def fmt_command(files: tuple[str, ...], check: bool) -> None:
+    """Rewrite FILES in the canonical form, in place (- : stdin to stdout).
+
+    Seat prefixes a transcriber left out are filled in when the record replays
+    without fault. A file with a record that cannot be read is left untouched and
+    reported (from stdin, the input is copied to stdout unchanged).
+
+    Exit status: 0 nothing to change (or all rewritten), 1 a file would change
+    (--check) or cannot be read as records, 2 usage or input trouble.
+    """
+    changed = failed = same = 0
+    trouble = False
+    for name in expand(files):
+        try:
+            outcome = format_input(name, check)
+        except InputError as error:
+            error.show()
+            trouble = True
+            continue
+        changed += outcome == "changed"
+        failed += outcome == "failed"
+        same += outcome == "same"
+    verb = "would be reformatted" if check else "reformatted"
+    click.echo(f"{changed} file(s) {verb}, {same} unchanged, {failed} not formatted", err=True)
+    sys.exit(2 if trouble else 1 if failed or (check and changed) else 0)
+
+
+def format_input(name: str, check: bool) -> str:
+    """Format one input; return "same", "changed" or "failed" (syntax errors)."""
+    with _spooled_stdin(name) as stdin, open_input(name, stdin) as source, \
+            tempfile.SpooledTemporaryFile(SPOOL_BYTES) as formatted:
+        count, errors = canonical_copy(source, formatted)
+        if count == 0 and not errors:
+            raise InputError(f"{name}: no record found")
+        for error in errors:
+            click.echo(f"{name}:{error.line}:{error.column}: cannot format: {error.problem}"
+                       + (f": expected {error.expected}" if error.expected else ""), err=True)
+        source.rewind()
+        formatted.seek(0)
+        same = not errors and _same_bytes(source, formatted)
+        if not errors and not same:
+            click.echo(f"{'would reformat' if check else 'reformatted'} {name}", err=True)
+        if name == STDIN and not check:
+            source.rewind()
+            formatted.seek(0)
+            shutil.copyfileobj(source if errors else formatted, click.get_binary_stream("stdout"))
+        elif not errors and not same and not check:
+            formatted.seek(0)
+            _replace(name, formatted)
+    return "failed" if errors else "same" if same else "changed"
+
+
+@contextmanager
+def _spooled_stdin(name: str) -> Iterator[IO[bytes] | None]:
+    """Standard input copied to a spool, to be read twice (formatted, then compared);
+    ``None`` for a file, which ``open_input`` opens itself."""
+    if name != STDIN:
+        yield None
+        return
+    with tempfile.SpooledTemporaryFile(SPOOL_BYTES) as spool:
+        shutil.copyfileobj(click.get_binary_stream("stdin"), spool)
+        spool.seek(0)
+        yield spool
+
+
+def _same_bytes(first: Input, second: IO[bytes]) -> bool:
+    while True:
+        a, b = first.read(BLOCK), second.read(BLOCK)
+        if a != b:
+            return False
+        if not a:
+            return True
+
+
+def _replace(name: str, formatted: IO[bytes]) -> None:
+    """Replace file ``name`` by ``formatted`` at once (a temporary file renamed over it)."""
+    handle, temporary = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(name)), prefix=".belote-fmt-")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            shutil.copyfileobj(formatted, out)
+        shutil.copymode(name, temporary)
+        os.replace(temporary, name)
+    except OSError as error:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise InputError(describe_os_error(name, error)) from None
+
+
+def canonical_copy(source: Input, out: IO[bytes]) -> tuple[int, list[RecordSyntaxError]]:
+    """Write the canonical form of every record of ``source`` to ``out`` (bytes); return
+    the count of records written and the syntax errors (``out`` then holds only the
+    records before the first one)."""
+    errors: list[RecordSyntaxError] = []
+
+    def records() -> Iterator[Record]:
+        for result in parse(source):
+            errors.extend(result.errors)
+            if not errors and result.record is not None:
+                yield fill_seats(result.record)
+
+    text = io.TextIOWrapper(out, encoding="utf-8", newline="\n", write_through=True)
+    count = write_file(records(), text)
+    text.detach()
+    return count, errors
+
+
+def fill_seats(record: Record) -> Record:
+    """The record with the seat prefixes a transcriber left out, read off its replay,
+    when the replay finds nothing wrong (notes aside); else the record as it is."""
+    calls = record.auction if record.auction is not None else record.taking or ()
+    plays = record.plays
+    if all(entry.seat is not None for entry in calls) and all(entry.seat is not None for entry in plays):
+        return record
+    rules, problems = resolve_rules(record, None)
+    run = replay(record, rules)
+    if problems or any(f.severity is not Severity.INFO for f in run.findings):
+        return record
+    seats = iter([seat for seat, _ in run.state.plays] if run.state is not None else [])
+    tricks = tuple(dataclasses.replace(trick, plays=_seated(trick.plays, seats)) for trick in record.tricks)
+    called = _seated(calls, iter(entry.seat for entry in (run.bidding.history if run.bidding else ())))
+    return dataclasses.replace(record, tricks=tricks,
+                               auction=called if record.auction is not None else None,
+                               taking=called if record.taking is not None else None)
+
+
+def _seated(entries: tuple, seats: Iterator[Seat]) -> tuple:
+    """``entries`` with the seats in turn order set where none was written."""
+    return tuple(entry if seat is None or entry.seat is not None else dataclasses.replace(entry, seat=seat)
+                 for entry, seat in ((entry, next(seats, None)) for entry in entries))
+
+
+# --- show ---------------------------------------------------------------------
+
+@belote.command("show")
+@click.argument("file")
+@click.option("--record", "number", type=click.IntRange(1), default=None, metavar="N",
+              help="Show only the N-th record of FILE (1-based); all of them by default.")
+@RULES_OPTION
+def show_command(file: str, number: int | None, rules: Rules | None) -> None:
+    """Replay the records of FILE trick by trick: the hands, the taking or auction,
+    announcements, each trick with who led and who won, the running card points,
+    belote, the findings and the score breakdown.
+
+    Exit status: 0, 1 if a record shown cannot be read or has errors, 2 usage or
+    input trouble (or no record N).
+    """
+    count = faulty = 0
+    with open_input(file) as source:
+        for result in parse(source):
+            count += 1
+            if number is not None and count != number:
+                continue
+            report = validate(result, rules)
+            faulty += not report.ok
+            click.echo("\n".join(show(result, report, rules)) + "\n")
+            if number is not None:
+                break
+    if count == 0:
+        raise InputError(f"{file}: no record found")
+    if number is not None and count < number:
+        raise InputError(f"{file}: no record {number}, the file has {count}")
+    sys.exit(1 if faulty else 0)
+
+
+def show(result: ParseResult, report: Report, rules: Rules | None) -> list[str]:
+    """The lines of ``belote show`` for one parsed record and its report."""
+    if result.record is None:
+        return report.text().splitlines()
+    run = replay(result.record, resolve_rules(result.record, rules)[0], result.index)
+    return show_lines(result.record, run, report)
+
+
+# --- generate -----------------------------------------------------------------
+
+@belote.command("generate")
+@click.argument("count", type=click.IntRange(0))
+@click.option("--profile", default="ffb", show_default=True, metavar="RULES",
+              help='A rules profile, with options if wanted: "ffb-coinche; undertrump=must".')
+@click.option("--seed", type=int, default=None, help="The random seed (a random one when omitted).")
+def generate_command(count: int, profile: str, seed: int | None) -> None:
+    """COUNT random legal records on stdout, in the notation: the deals of successive
+    matches (Round 1, 2, ...), the last one cut at COUNT; the same seed gives the
+    same records."""
+    rules = parse_rules(profile, "--profile")
+    seed = random.randrange(1 << 32) if seed is None else seed
+    write_file(generated_records(random.Random(seed), rules, count, f"Random deals, seed {seed}"),
+               click.get_text_stream("stdout"))
+
+
+def generated_records(rng: random.Random, rules: Rules, count: int, event: str = "Random deals") -> Iterator[Record]:
+    """``count`` records: the deals of successive generated matches, the last one cut short."""
+    round_ = 0
+    while count > 0:
+        round_ += 1
+        match = generate_match(rng, rules, SEATS[(round_ - 1) % 4], event=event, round_=str(round_))
+        yield from match.records[:count]
+        count -= len(match.records)
+
+
+def main() -> None:
+    belote(prog_name="belote")
+
+
+if __name__ == "__main__":
+    main()

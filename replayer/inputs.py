@@ -1,0 +1,120 @@
+"""Opening the command line's inputs: files, directories and ``-`` (standard input).
+
+Every input is read as bytes through ``Input``, which sniffs the first block
+(an empty or binary input is refused before any parsing) and counts the bytes
+read, for the progress bar. Records are then streamed line by line by the
+parser, so memory does not grow with the size of a file.
+
+Any trouble with an input is an ``InputError``: one line on stderr, exit code 2.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from typing import IO, Iterable, Iterator
+
+import click
+
+BLOCK = 64 * 1024  # sniffed for NUL bytes; also the read size of ``Input.read``
+RECORD_SUFFIX = ".belote"  # the files a directory argument stands for
+STDIN = "-"
+
+
+class InputError(click.ClickException):
+    """An input that cannot be read as Belote records, or a bad option value."""
+
+    exit_code = 2
+
+    def show(self, file: IO | None = None) -> None:
+        click.echo(f"belote: {self.message}", err=True)
+
+
+class Input:
+    """A binary stream whose first block was read ahead to sniff it.
+
+    ``read`` serves the sniffed block first, then the stream; ``bytes_read``
+    counts what was served. It has no ``encoding`` attribute, so the parser
+    reads it as bytes and decodes it itself.
+    """
+
+    def __init__(self, name: str, stream: IO[bytes], head: bytes, size: int | None) -> None:
+        self.name = name
+        self.size = size  # None for a pipe
+        self.bytes_read = 0
+        self._stream = stream
+        self._head = head
+
+    def read(self, size: int = -1) -> bytes:
+        if size < 0:
+            data = self._head + self._reading(self._stream.read, -1)
+            self._head = b""
+        elif self._head:
+            data, self._head = self._head[:size], self._head[size:]
+        else:
+            data = self._reading(self._stream.read, size)
+        self.bytes_read += len(data)
+        return data
+
+    def _reading(self, method, size: int) -> bytes:
+        try:
+            return method(size)
+        except OSError as error:
+            raise InputError(describe_os_error(self.name, error)) from None
+
+    def readable(self) -> bool:
+        return True
+
+    def rewind(self) -> None:
+        """Back to the first byte (a seekable stream only)."""
+        self._stream.seek(0)
+        self._head = b""
+        self.bytes_read = 0
+
+
+@contextmanager
+def open_input(name: str, stream: IO[bytes] | None = None) -> Iterator[Input]:
+    """Open ``name`` (``-`` for stdin) as an ``Input``; refuse what cannot hold records.
+
+    ``stream``, when given, is read instead (and left open) under that name."""
+    owned = stream is None and name != STDIN
+    try:
+        if stream is None:
+            stream = open(name, "rb") if owned else click.get_binary_stream("stdin")
+    except OSError as error:
+        raise InputError(describe_os_error(name, error)) from None
+    try:
+        try:
+            size = os.fstat(stream.fileno()).st_size if owned else None
+            head = stream.read(BLOCK)
+        except OSError as error:
+            raise InputError(describe_os_error(name, error)) from None
+        if not head:
+            raise InputError(f"{name}: empty input, no record")
+        if b"\0" in head:
+            raise InputError(f"{name}: binary data (NUL bytes), not Belote records")
+        yield Input(name, stream, head, size)
+    finally:
+        if owned:
+            stream.close()
+
+
+def describe_os_error(name: str, error: OSError) -> str:
+    if isinstance(error, FileNotFoundError):
+        return f"{name}: no such file"
+    if isinstance(error, IsADirectoryError):
+        return f"{name}: is a directory"
+    if isinstance(error, PermissionError):
+        return f"{name}: permission denied"
+    return f"{name}: {error.strerror or error}"
+
+
+def expand(names: Iterable[str]) -> Iterator[str]:
+    """The files named, a directory standing for every ``*.belote`` file below it (sorted)."""
+    for name in names:
+        if name == STDIN or not os.path.isdir(name):
+            yield name
+            continue
+        found = sorted(os.path.join(top, file) for top, _, files in os.walk(name)
+                       for file in files if file.endswith(RECORD_SUFFIX))
+        yield from found or [name]  # no record file: opening the directory reports it
