@@ -15,7 +15,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 _TERMINAL_WORDS = {  # in the order they are listed in messages
     "TAGS": "a tag pair", "HANDS": "a hand", "TURNED": "the turned card", "TAKING": "taking",
     "AUCTION": "auction", "ANNOUNCES": "an announcement", "PLAY": "play", "CLAIM": "a claim",
-    "STAR": "*", "$END": "the end of the record",
+    "STAR": "*", "$END": "the end of the record", "<END-OF-FILE>": "the end of the record",
 }
 _WORD = re.compile(r"[^\s{};]{1,30}|.")
 
@@ -24,7 +24,7 @@ Failure = tuple[int, int, str, str, str]  # line, column (in the record), proble
 
 def words_for(terminals: set[str] | frozenset[str]) -> str:
     """``{"CLAIM", "$END"}`` -> ``a claim or the end of the record``; comments are left out."""
-    words = [word for name, word in _TERMINAL_WORDS.items() if name in terminals]
+    words = list(dict.fromkeys(word for name, word in _TERMINAL_WORDS.items() if name in terminals))
     if not words:
         return ""
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]

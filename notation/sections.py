@@ -44,6 +44,8 @@ class Problem(Exception):
 
 
 def _unexpected(pos: Pos, word: str, expected: str) -> Problem:
+    if not word:
+        return Problem(pos, "unexpected end of the line", "", expected)
     return Problem(pos, f'unexpected "{word[:30]}"', word, expected)
 
 
@@ -194,9 +196,9 @@ def _tag_problem(value: str, start: int, where: _Where) -> Problem:
     match = _TAG_NAME.match(value, start)
     at = match.end()
     if not match.group(1):
-        return _unexpected(where.pos(at), value[at:at + 1] or "end of line", "a tag name (letters, digits or _)")
+        return _unexpected(where.pos(at), value[at:at + 1].strip(), "a tag name (letters, digits or _)")
     if value[at:at + 1] != '"':
-        return _unexpected(where.pos(at), value[at:at + 1] or "end of line", "a tag value in double quotes")
+        return _unexpected(where.pos(at), value[at:at + 1].strip(), "a tag value in double quotes")
     i = at + 1
     while i < len(value) and value[i] != "\n":
         if value[i] == "\\":
@@ -211,7 +213,7 @@ def _tag_problem(value: str, start: int, where: _Where) -> Problem:
     else:
         return Problem(where.pos(at), "a tag value that is never closed", '"', 'a closing " on the same line')
     close = re.compile(r"[ \t]*").match(value, i + 1).end()
-    return _unexpected(where.pos(close), value[close:close + 1] or "end of line", '"]" to close the tag pair')
+    return _unexpected(where.pos(close), value[close:close + 1].strip(), '"]" to close the tag pair')
 
 
 # --- the builder -------------------------------------------------------------------------------
@@ -332,6 +334,12 @@ class SectionBuilder(Transformer):
 
 def _read_hand_lines(token: Token, hands: list[list]) -> None:
     """``hand <seat> <8 cards | ->`` lines, with comments after them."""
+    value = token.value
+    if "{" not in value and ";" not in value and "\t" not in value:
+        fast = _fast_hand_lines(token)
+        if fast is not None:
+            hands.extend(fast)
+            return
     where = _Where(token)
     state = "keyword"
     for m in _WORD.finditer(token.value):
@@ -369,6 +377,41 @@ def _read_hand_lines(token: Token, hands: list[list]) -> None:
     _end_hand_line(hands[-1], state, where, len(token.value))
 
 
+def _fast_hand_lines(token: Token) -> list[list] | None:
+    """Plain hand lines of 8 cards, read without positions for the cards; None if any line is not plain."""
+    hands = []
+    line_number = token.line + context.line_offset
+    column = token.column
+    for line in token.value.split("\n"):
+        words = line.split()
+        if len(words) != 10 or (seat := _SEATS.get(words[1])) is None:
+            return None
+        cards = []
+        for word in words[2:]:
+            read = _card_cache.get(word)
+            if read is None:
+                read = _cached(_card_cache, word, _read_card)
+            if read is _INVALID or read[1] is not None:
+                return None
+            cards.append(read[0])
+        placed = [(card, token, None) for card in cards if card is not None]
+        hands.append([seat, cards, [], _pos(line_number, column + len(line) - len(line.lstrip())), placed])
+        line_number, column = line_number + 1, 1
+    return hands
+
+
+def _card_offset(token: Token, card: Card, line: int) -> int:
+    """Where ``card`` is written on the ``line`` (of the file) of a run of hand lines, for an error."""
+    start = 0
+    for _ in range(line - token.line - context.line_offset):
+        start = token.value.index("\n", start) + 1
+    end = token.value.find("\n", start)
+    for m in _WORD.finditer(token.value, start, end if end >= 0 else len(token.value)):
+        if m.lastindex == 4 and _cached(_card_cache, m.group(4), _read_card)[:1] == (card,):
+            return m.start()
+    return start
+
+
 def _end_hand_line(hand: list, state: str, where: _Where, offset: int) -> None:
     if state == "seat":
         raise Problem(where.pos(offset), "unexpected end of the line", "", A_SEAT)
@@ -389,6 +432,8 @@ def _check_deal(hands: list[list]) -> tuple[Hand, ...]:
         seen.append(seat)
         for card, token, offset in placed:
             if id(card) in dealt:
+                if offset is None:  # read by the fast path: find the card again
+                    offset = _card_offset(token, card, pos.line)
                 raise Problem(_Where(token).pos(offset), f"{card} is dealt twice (hands {dealt[id(card)]} and {seat})",
                               str(card), "each card in one hand only", DealError)
             dealt[id(card)] = seat
@@ -469,9 +514,66 @@ def _end_announce_line(entry: list, state: str, where: _Where, offset: int) -> N
 
 
 def _read_tricks(token: Token) -> tuple[Trick, ...]:
-    """The play: one trick per line, ``[n.] [seat:]card[annotation] [belote|rebelote] {comment} ...``."""
-    where = _Where(token)
+    """The play: one trick per line, ``[n.] [seat:]card[annotation] [belote|rebelote] {comment} ...``.
+
+    Lines without comments or tabs take a fast path; from the first other
+    line on, the play is read word by word.
+    """
+    value = token.value
     tricks: list[Trick] = []
+    offset = value.find("\n") + 1
+    if offset == 0 or value[4:offset].strip():
+        return _read_tricks_slowly(token, 0, tricks)
+    line_number = token.line + context.line_offset + 1
+    while offset < len(value):
+        end = value.find("\n", offset)
+        if end < 0:
+            end = len(value)
+        line = value[offset:end]
+        if "{" in line or ";" in line or "\t" in line or not _fast_trick_line(line, line_number, tricks):
+            return _read_tricks_slowly(token, offset, tricks)
+        offset, line_number = end + 1, line_number + 1
+    return tuple(tricks)
+
+
+def _fast_trick_line(line: str, line_number: int, tricks: list[Trick]) -> bool:
+    """Read a plain trick line into ``tricks``; False (and nothing read) if it needs the full reader."""
+    plays: list[CardEntry] = []
+    column, trick_pos, numbered = 1, None, False
+    for word in line.split(" "):
+        if not word:
+            column += 1
+            continue
+        read = _played_cache.get(word)
+        if read is None:
+            read = _cached(_played_cache, word, _read_played)
+        if read is _INVALID:
+            if word[-1] == "." and word[:-1].isdigit() and not plays and not numbered:
+                if int(word[:-1]) != len(tricks) + 1:
+                    return False
+                numbered, trick_pos = True, _pos(line_number, column)
+            elif (word == "belote" or word == "rebelote") and plays and plays[-1].declaration is None:
+                _set(plays[-1], "declaration", word)
+            else:
+                return False
+        elif len(plays) == 4:
+            return False
+        else:
+            pos = _pos(line_number, column + 2 if read[0] is not None else column)
+            plays.append(_card_entry(read[1], read[0], None, read[2], (), pos))
+            if trick_pos is None:
+                trick_pos = pos
+        column += len(word) + 1
+    if not plays:
+        return False
+    tricks.append(_trick(tuple(plays), (), trick_pos))
+    return True
+
+
+def _read_tricks_slowly(token: Token, start: int, tricks: list[Trick]) -> tuple[Trick, ...]:
+    """The play from offset ``start`` on, word by word."""
+    where = _Where(token)
+    where.pos(start)
     waiting: list[str] = []  # comments before the first trick
     plays: list[list] | None = None  # the trick being read: [card, seat, declaration, annotation, comments, pos]
     trick_comments: list[str] = []
@@ -486,7 +588,7 @@ def _read_tricks(token: Token) -> tuple[Trick, ...]:
             tricks.append(_trick(entries, tuple(trick_comments), trick_pos))
         plays, trick_comments = None, []
 
-    for m in _WORD.finditer(token.value):
+    for m in _WORD.finditer(token.value, start):
         kind = m.lastindex
         if kind == 1:
             close(m.start())

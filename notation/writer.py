@@ -88,15 +88,13 @@ def _hand(hand: Hand) -> str:
 
 
 def _calls(keyword: str, entries: tuple[CallEntry, ...]) -> str:
-    parts = [keyword]
-    for i, entry in enumerate(entries):
-        last = i == len(entries) - 1
-        text = _seat_prefix(entry.seat) + str(entry.call) + (entry.annotation or "")
-        comments = _after(entry.comments, line_ends=True)
-        if " ; " in comments and not last:
-            comments += "\n"  # a ";" comment ends the line; the calls go on below
-        parts.append(text + comments)
-    return " ".join(parts).replace("\n ", "\n")
+    out = keyword
+    for entry in entries:
+        out += ("" if out.endswith("\n") else " ") + _seat_prefix(entry.seat) + str(entry.call)
+        out += (entry.annotation or "") + _after(entry.comments)
+        if " ; " in out[out.rfind("\n") + 1:] and entry is not entries[-1]:
+            out += "\n"  # a ";" comment ends the line: the calls go on below
+    return out
 
 
 def _announcement(announcement: Announcement) -> str:

@@ -68,14 +68,15 @@ def check_claim(run, state: PlayState, claim: Claim) -> bool:
     as the record says it was agreed. Returns ``True``: the deal can be scored."""
     team = claim.seat.team
     left = 8 - len(state.tricks)
+    tricks = "the last trick" if left == 1 else f"the last {left} tricks"
     holds = claim_holds(state, team)
     where = run.at(claim.pos)
     who = claim.seat.full_name
     if holds is None:
-        run.add("claim-unchecked", f"{who}'s claim of the last {left} tricks is too large to check",
+        run.add("claim-unchecked", f"{who}'s claim of {tricks} is too large to check",
                 where, seat=claim.seat)
     elif not holds:
-        run.add("claim-inconsistent", f"{who} claims the last {left} tricks for {team}, but {team.other} can "
+        run.add("claim-inconsistent", f"{who} claims {tricks} for {team}, but {team.other} can "
                 f"take a trick whatever {team} play", where, seat=claim.seat)
     state.claim(claim.seat)
     return True

@@ -22,17 +22,19 @@ from typing import IO, Iterable, Iterator
 
 import click
 
-from notation.cards import SEATS, Seat
-from notation.errors import RecordSyntaxError
+from notation.cards import SEATS
+from notation.errors import JSONFormatError, RecordSyntaxError, WriteError
+from notation.jsonio import from_json, to_json
 from notation.parser import ParseResult, parse
 from notation.record import Record
+from notation.scan import MAX_RECORD
 from notation.writer import write_file
 
 from .findings import Finding, Severity
 from .generator import generate_match
 from .inputs import BLOCK, STDIN, Input, InputError, describe_os_error, expand, open_input
 from .matches import MatchReport, check_match, match_key
-from .replay import replay
+from .replay import filled_record, replay
 from .rules import Rules, RulesError
 from .terminal import match_lines, score_lines, show_lines
 from .validator import Report, resolve_rules, validate, validate_stream
@@ -93,7 +95,7 @@ def validate_command(files: tuple[str, ...], rules: Rules | None, output: str, j
             with open_input(name) as source:
                 count = 0
                 for item in with_matches(_progress(source, validate_stream(source, rules, jobs))):
-                    count += 1 if isinstance(item, Report) else 0
+                    count += isinstance(item, Report)
                     tally.add(item)
                     sink.emit(name, item)
                 if count == 0:
@@ -259,28 +261,38 @@ def fmt_command(files: tuple[str, ...], check: bool) -> None:
 
 
 def format_input(name: str, check: bool) -> str:
-    """Format one input; return "same", "changed" or "failed" (syntax errors)."""
+    """Format one input; return "same", "changed" or "failed" (a record that cannot be
+    read, or that the canonical form cannot express)."""
     with _spooled_stdin(name) as stdin, open_input(name, stdin) as source, \
             tempfile.SpooledTemporaryFile(SPOOL_BYTES) as formatted:
-        count, errors = canonical_copy(source, formatted)
-        if count == 0 and not errors:
+        try:
+            count, errors = canonical_copy(source, formatted)
+            problems = [syntax_problem(name, error, "cannot format") for error in errors]
+        except WriteError as error:
+            count, problems = 1, [f"{name}: cannot format: {error}"]
+        if count == 0 and not problems:
             raise InputError(f"{name}: no record found")
-        for error in errors:
-            click.echo(f"{name}:{error.line}:{error.column}: cannot format: {error.problem}"
-                       + (f": expected {error.expected}" if error.expected else ""), err=True)
+        for problem in problems:
+            click.echo(problem, err=True)
         source.rewind()
         formatted.seek(0)
-        same = not errors and _same_bytes(source, formatted)
-        if not errors and not same:
+        same = not problems and _same_bytes(source, formatted)
+        if not problems and not same:
             click.echo(f"{'would reformat' if check else 'reformatted'} {name}", err=True)
         if name == STDIN and not check:
             source.rewind()
             formatted.seek(0)
-            shutil.copyfileobj(source if errors else formatted, click.get_binary_stream("stdout"))
-        elif not errors and not same and not check:
+            shutil.copyfileobj(source if problems else formatted, click.get_binary_stream("stdout"))
+        elif not problems and not same and not check:
             formatted.seek(0)
             _replace(name, formatted)
-    return "failed" if errors else "same" if same else "changed"
+    return "failed" if problems else "same" if same else "changed"
+
+
+def syntax_problem(name: str, error: RecordSyntaxError, what: str) -> str:
+    """``FILE:LINE:COLUMN: cannot ...: problem: expected ...`` on one line."""
+    expected = f": expected {error.expected}" if error.expected else ""
+    return f"{name}:{error.line}:{error.column}: {what}: {error.problem}{expected}"
 
 
 @contextmanager
@@ -329,7 +341,7 @@ def canonical_copy(source: Input, out: IO[bytes]) -> tuple[int, list[RecordSynta
         for result in parse(source):
             errors.extend(result.errors)
             if not errors and result.record is not None:
-                yield fill_seats(result.record)
+                yield fill_missing_seats(result.record)
 
     text = io.TextIOWrapper(out, encoding="utf-8", newline="\n", write_through=True)
     count = write_file(records(), text)
@@ -337,29 +349,117 @@ def canonical_copy(source: Input, out: IO[bytes]) -> tuple[int, list[RecordSynta
     return count, errors
 
 
-def fill_seats(record: Record) -> Record:
-    """The record with the seat prefixes a transcriber left out, read off its replay,
-    when the replay finds nothing wrong (notes aside); else the record as it is."""
+def fill_missing_seats(record: Record) -> Record:
+    """The record with the seat prefixes a transcriber left out, as its replay credits
+    them (``filled_record``), when the replay finds nothing wrong (notes aside); else
+    the record as it is."""
     calls = record.auction if record.auction is not None else record.taking or ()
-    plays = record.plays
-    if all(entry.seat is not None for entry in calls) and all(entry.seat is not None for entry in plays):
+    if all(entry.seat is not None for entry in calls) and all(entry.seat is not None for entry in record.plays):
         return record
     rules, problems = resolve_rules(record, None)
     run = replay(record, rules)
     if problems or any(f.severity is not Severity.INFO for f in run.findings):
         return record
-    seats = iter([seat for seat, _ in run.state.plays] if run.state is not None else [])
-    tricks = tuple(dataclasses.replace(trick, plays=_seated(trick.plays, seats)) for trick in record.tricks)
-    called = _seated(calls, iter(entry.seat for entry in (run.bidding.history if run.bidding else ())))
-    return dataclasses.replace(record, tricks=tricks,
-                               auction=called if record.auction is not None else None,
-                               taking=called if record.taking is not None else None)
+    return filled_record(run)
 
 
-def _seated(entries: tuple, seats: Iterator[Seat]) -> tuple:
-    """``entries`` with the seats in turn order set where none was written."""
-    return tuple(entry if seat is None or entry.seat is not None else dataclasses.replace(entry, seat=seat)
-                 for entry, seat in ((entry, next(seats, None)) for entry in entries))
+# --- convert ------------------------------------------------------------------
+
+JSON_LINE_LIMIT = MAX_RECORD * 4  # a record's JSON is a few times its notation
+
+
+@belote.command("convert")
+@click.option("--to", "target", type=click.Choice(["json", "notation"]), required=True,
+              help="json: notation in, JSON Lines out; notation: JSON in, notation out.")
+@click.option("-o", "--output", "out_name", default=STDIN, metavar="OUT", help="Write to OUT (default stdout).")
+@click.option("--positions", is_flag=True, help="--to json: give each item its [line, column] as \"pos\".")
+@click.argument("file")
+def convert_command(target: str, out_name: str, positions: bool, file: str) -> None:
+    """Convert FILE between the notation and JSON (docs/record.schema.json).
+
+    JSON is written as JSON Lines: one record object per line. It is read as JSON
+    Lines, or as one array of record objects when the input starts with "[".
+    Records that cannot be read are reported on stderr and left out.
+
+    Exit status: 0 all converted, 1 some records left out, 2 usage or input trouble.
+    """
+    problems = 0
+
+    def kept(results: Iterator[Record | str]) -> Iterator[Record]:
+        nonlocal problems
+        for result in results:
+            if isinstance(result, str):
+                problems += 1
+                click.echo(result, err=True)
+            else:
+                yield result
+
+    if STDIN not in (file, out_name) and all(map(os.path.exists, (file, out_name))) \
+            and os.path.samefile(file, out_name):
+        raise InputError(f"{out_name}: the output would overwrite the input")
+    with open_input(file) as source, _output(out_name) as out:
+        if target == "json":
+            count = 0
+            for count, record in enumerate(kept(_records_of_notation(source)), 1):
+                out.write(json.dumps(to_json(record, positions), ensure_ascii=False) + "\n")
+        else:
+            count = write_file(kept(_records_of_json(source)), out)
+    if count == 0 and problems == 0:
+        raise InputError(f"{file}: no record found")
+    sys.exit(1 if problems else 0)
+
+
+def _records_of_notation(source: Input) -> Iterator[Record | str]:
+    """Each record of ``source``, or the message of why it cannot be read."""
+    for result in parse(source):
+        yield result.record if result.ok else syntax_problem(source.name, result.errors[0], "cannot convert")
+
+
+def _records_of_json(source: Input) -> Iterator[Record | str]:
+    """Each record of a JSON Lines input (or of one JSON array), or the message of why
+    it cannot be read."""
+    if source.head.lstrip()[:1] == b"[":
+        values = _json_value(source.read(), 1, source.name)
+        if isinstance(values, str):
+            yield values
+            return
+        for index, value in enumerate(values):
+            yield _json_record(value, f"{source.name}: record {index + 1}")
+        return
+    for number, line in enumerate(source.lines(JSON_LINE_LIMIT), 1):
+        if line is None:
+            yield f"{source.name}:{number}: line longer than {JSON_LINE_LIMIT} bytes"
+        elif line.strip():
+            value = _json_value(line, number, source.name)
+            yield value if isinstance(value, str) else _json_record(value, f"{source.name}:{number}")
+
+
+def _json_value(data: bytes, number: int, name: str) -> object:
+    try:
+        return json.loads(data)
+    except ValueError as error:  # bad JSON or bad UTF-8
+        return f"{name}:{number}: not JSON: {error}"
+
+
+def _json_record(value: object, where: str) -> Record | str:
+    try:
+        return from_json(value)
+    except JSONFormatError as error:
+        return f"{where}: {error}"
+
+
+@contextmanager
+def _output(name: str) -> Iterator[IO[str]]:
+    """Standard output for ``-``, else the file ``name`` (UTF-8, "\\n" line ends)."""
+    if name == STDIN:
+        yield click.get_text_stream("stdout")
+        return
+    try:
+        stream = open(name, "w", encoding="utf-8", newline="\n")
+    except OSError as error:
+        raise InputError(describe_os_error(name, error)) from None
+    with stream:
+        yield stream
 
 
 # --- show ---------------------------------------------------------------------
@@ -426,8 +526,16 @@ def generated_records(rng: random.Random, rules: Rules, count: int, event: str =
     while count > 0:
         round_ += 1
         match = generate_match(rng, rules, SEATS[(round_ - 1) % 4], event=event, round_=str(round_))
-        yield from match.records[:count]
+        yield from map(_without_short_hands, match.records[:count])
         count -= len(match.records)
+
+
+def _without_short_hands(record: Record) -> Record:
+    """A void classic deal stops after the first distribution (5 cards a hand), which a hand
+    line cannot hold: such a record is written without its hands (samples/README.md)."""
+    if any(hand.cards is not None and len(hand.cards) != 8 for hand in record.hands):
+        return dataclasses.replace(record, hands=())
+    return record
 
 
 def main() -> None:

@@ -2,8 +2,8 @@
 
 Every input is read as bytes through ``Input``, which sniffs the first block
 (an empty or binary input is refused before any parsing) and counts the bytes
-read, for the progress bar. Records are then streamed line by line by the
-parser, so memory does not grow with the size of a file.
+read, for the progress bar. The parser then reads it block by block, so
+memory does not grow with the size of a file.
 
 Any trouble with an input is an ``InputError``: one line on stderr, exit code 2.
 """
@@ -41,9 +41,10 @@ class Input:
     def __init__(self, name: str, stream: IO[bytes], head: bytes, size: int | None) -> None:
         self.name = name
         self.size = size  # None for a pipe
+        self.head = head  # the sniffed first block
         self.bytes_read = 0
         self._stream = stream
-        self._head = head
+        self._head = head  # what of it is still to be served
 
     def read(self, size: int = -1) -> bytes:
         if size < 0:
@@ -56,14 +57,31 @@ class Input:
         self.bytes_read += len(data)
         return data
 
+    def lines(self, limit: int) -> Iterator[bytes | None]:
+        """The lines (without "\\n"); ``None`` for a line longer than ``limit``, skipped
+        without being held, so memory stays bounded."""
+        rest, skipping = b"", False
+        while block := self.read(BLOCK):
+            if skipping:
+                end = block.find(b"\n")
+                if end < 0:
+                    continue
+                block, rest, skipping = block[end + 1:], b"", False
+                yield None
+            *complete, rest = (rest + block).split(b"\n")
+            yield from (None if len(line) > limit else line for line in complete)
+            if len(rest) > limit:
+                rest, skipping = b"", True
+        if skipping:
+            yield None
+        elif rest:
+            yield rest
+
     def _reading(self, method, size: int) -> bytes:
         try:
             return method(size)
         except OSError as error:
             raise InputError(describe_os_error(self.name, error)) from None
-
-    def readable(self) -> bool:
-        return True
 
     def rewind(self) -> None:
         """Back to the first byte (a seekable stream only)."""

@@ -97,7 +97,7 @@ def replay(record: Record, rules: Rules, index: int = 0, dealer: Seat | None = N
     run.dealer = dealer or _dealer(run)
     _bidding(run)
     run.hands = _deal(run)
-    if record.tricks:
+    if record.tricks or record.claim is not None:
         _play(run)
     return run
 
@@ -239,8 +239,9 @@ def _play(run: Replay) -> None:
     if run.contract is None:
         said = {"missing-turned-card", "wrong-bidding-kind", "auction-incomplete", "play-after-void-deal"}
         if not any(f.rule in said for f in run.findings):
+            where = record.tricks[0].pos if record.tricks else record.claim.pos
             run.add("auction-incomplete", "no taking or auction: the play cannot be replayed without a contract",
-                    run.at(record.tricks[0].pos, 1))
+                    run.at(where, 1 if record.tricks else None))
         return
     hands = run.hands
     if hands is None:
@@ -309,15 +310,24 @@ def _fault(run: Replay, state: PlayState, entry: CardEntry, number: int, positio
     """A push that failed: say why, then play the card as written."""
     seat, turn = entry.seat, state.turn
     if seat is not None and seat is not turn:
-        _check_seat(run, entry, turn, number, position)
-        bit = entry.card.mask
-        if state.hand_mask(seat) & bit and not state.hand_mask(turn) & bit:
-            play_as(state, seat)  # the written seat holds the card: it did play out of turn
+        if _last_to_play(state, seat):
+            play_as(state, seat)  # after a card out of turn, the seat left plays last: no new fault
+        else:
+            _check_seat(run, entry, turn, number, position)
+            bit = entry.card.mask
+            if state.hand_mask(seat) & bit and not state.hand_mask(turn) & bit:
+                play_as(state, seat)  # the written seat holds the card: it did play out of turn
     try:
         state.push(entry.card, entry.declaration)
     except PlayError:
         _illegal_play(run, state, entry, number, position)
         state.push_unchecked(entry.card, entry.declaration)
+
+
+def _last_to_play(state: PlayState, seat: Seat) -> bool:
+    """``seat`` is the only seat that has not played in the current trick."""
+    trick = state.current_trick
+    return len(trick) == 3 and all(who is not seat for who, _ in trick)
 
 
 def play_as(state: PlayState, seat: Seat) -> bool:
@@ -409,7 +419,8 @@ def _play_hidden(run: Replay) -> None:
         for position, entry in enumerate(trick.plays[:4], 1):
             turn = state.turn
             if entry.seat is not None and entry.seat is not turn:
-                _check_seat(run, entry, turn, number, position)
+                if not _last_to_play(state, entry.seat):
+                    _check_seat(run, entry, turn, number, position)
                 if play_as(state, entry.seat):  # hands unknown: the written seat is believed
                     turn = entry.seat
             card = entry.card

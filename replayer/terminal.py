@@ -48,9 +48,8 @@ def score_lines(report: Report) -> list[str]:
     """The breakdown of one deal as a two-column table (NS, EW), or why there is none."""
     lines = [record_title(report)]
     score = report.score
-    if score is None:
-        reason = report.errors[0].message.splitlines()[0] if report.errors else "the play is not finished"
-        return lines + [f"  not scored: {reason}"]
+    if score is None:  # the findings say why
+        return lines + ["  not scored:"] + [f"    {str(finding).splitlines()[0]}" for finding in report.findings]
     if score.outcome is Outcome.VOID or score.ns is None or score.ew is None:
         return lines + ["  void deal: nobody took, no score (0-0)"]
     lines += [f"  {line}" for line in contract_lines(score)]

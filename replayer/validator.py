@@ -276,19 +276,19 @@ def _belote(run: Replay) -> None:
     if state is None or run.contract is None:
         return
     pairs = {(b.seat, b.suit): b for b in state.belotes()}
-    if not pairs and not any(e.declaration for t in run.record.tricks for e in t.plays):
+    if not pairs and not any(entry.declaration for trick in run.record.tricks for entry in trick.plays):
         return
     trumps = _trump_suits(run)
     known = _known_seats(run)
     first_of_pair: dict[tuple[Seat, Suit], Location] = {}
     for (seat, card), (entry, number, position) in zip(state.plays, _entries(run)):
-        where = run.at(entry.pos, number, position)
         in_pair = card.rank.value in "KQ" and card.suit in trumps and (seat, card.suit) in pairs
-        if in_pair:
-            first_of_pair.setdefault((seat, card.suit), where)
+        if in_pair and (seat, card.suit) not in first_of_pair:
+            first_of_pair[(seat, card.suit)] = run.at(entry.pos, number, position)
         if entry.declaration is not None and not in_pair and seat in known:
             run.add("belote-without-king-queen", f"trick {number}: {seat.full_name} says {entry.declaration} "
-                    f"with {card.pretty()} without holding the K and Q of trump", where, seat=seat, card=card)
+                    f"with {card.pretty()} without holding the K and Q of trump",
+                    run.at(entry.pos, number, position), seat=seat, card=card)
     for key, belote in pairs.items():
         if not belote.entitled and run.rules.belote_must_announce and run.complete:
             run.add("belote-missing-announcement", f"{belote.seat.full_name} held the K and Q of "

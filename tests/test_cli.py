@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from notation.parser import parse
-from replayer.cli import belote, fill_seats, generated_records
-from replayer.rules import Rules
+from replayer.cli import belote, fill_missing_seats, generated_records
+from replayer.rules import PROFILES, Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -232,9 +232,9 @@ def test_huge_line_is_a_syntax_error_of_its_record(runner, tmp_path):
     result = run(runner, "validate", "--format", "json", path)
     assert result.exit_code == 1
     records = json.loads(result.stdout)["records"]
-    assert [r["ok"] for r in records] == [True, False, True]
-    assert [f["rule"] for f in records[1]["findings"]] == ["syntax-error"]
-    assert "line longer than" in records[1]["findings"][0]["message"]
+    assert len(records) == 3 and records[2]["ok"] and records[2]["score"]["score"] == [116, 86]
+    too_long = [f for r in records for f in r["findings"] if "longer than 100000" in f["message"]]
+    assert [(f["rule"], f["line"]) for f in too_long] == [("syntax-error", 28)]
 
 
 def test_the_cli_never_prints_a_traceback_for_bad_input(runner, tmp_path):
@@ -305,17 +305,30 @@ def test_fmt_leaves_a_file_with_syntax_errors_untouched(runner, tmp_path):
     assert (result.exit_code, result.stdout) == (1, text)  # a pipe gets its input back
 
 
-def test_fill_seats_only_when_the_record_replays():
+def test_fill_missing_seats_only_when_the_record_replays():
     bare = next(parse(SLOPPY)).record
     assert bare.auction[1].seat is None and bare.tricks[1].plays[0].seat is None
-    filled = fill_seats(bare)
+    filled = fill_missing_seats(bare)
     assert [str(e.seat) for e in filled.auction] == ["W", "S", "E", "N", "W", "S"]
     assert [str(e.seat) for e in filled.tricks[1].plays] == ["E", "N", "W", "S"]
     wrong = next(parse(SLOPPY.replace("2.  7D JD KD QD", "2.  7D KD JD QD"))).record
-    assert fill_seats(wrong) is wrong
+    assert fill_missing_seats(wrong) is wrong
 
 
 # --- generate ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("profile", list(PROFILES))
+def test_generated_records_of_every_profile_validate_clean(runner, tmp_path, profile):
+    result = run(runner, "generate", "60", "--profile", profile, "--seed", "2")
+    path = tmp_path / "generated.belote"
+    path.write_text(result.stdout, encoding="utf-8")
+    checked = run(runner, "validate", "--format", "json", path)
+    assert checked.exit_code == 0, checked.stdout[:2000]
+    records = json.loads(checked.stdout)["records"]
+    assert len(records) == 60 and all(r["ok"] for r in records)
+    if not Rules.parse(profile).is_coinche:  # void classic deals are written without their 5-card hands
+        assert any(r["score"]["outcome"] == "void" for r in records)
+
 
 def test_generate_is_deterministic_and_validates_clean(runner, tmp_path):
     first = run(runner, "generate", "25", "--profile", "ffb-coinche", "--seed", "11")
@@ -325,7 +338,7 @@ def test_generate_is_deterministic_and_validates_clean(runner, tmp_path):
     assert first.exit_code == 0 and first.stdout == again.stdout != other.stdout
     assert first.stdout.startswith("% belote-notation 1.0\n\n[Event \"Random deals, seed 11\"]")
     assert first.stdout.count("[Event ") == 25
-    assert first.stdout.startswith(fewer.stdout.rsplit("\n[Event", 0)[0])
+    assert first.stdout.startswith(fewer.stdout) and len(fewer.stdout) < len(first.stdout)
     path = tmp_path / "generated.belote"
     path.write_text(first.stdout, encoding="utf-8")
     checked = run(runner, "validate", path)
@@ -366,6 +379,16 @@ def test_score_of_a_classic_deal_with_belote(runner, files):
     assert "  deal score                  116         86" in lines
 
 
+def test_score_says_why_a_deal_is_not_scored(runner, tmp_path):
+    broken = tmp_path / "broken.belote"
+    broken.write_text(COINCHE.replace("3. W:9H", "3. W:9X"), encoding="utf-8")
+    result = run(runner, "score", broken)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[:3] == [
+        "record 1, lines 3-26 [?]", "  not scored:",
+        '    21:6: error [syntax-error] unexpected "9X": expected a card (e.g. JH, 10S) or the end of the trick']
+
+
 def test_show_replays_trick_by_trick(runner, files):
     result = run(runner, "show", files["classic"])
     assert result.exit_code == 0
@@ -403,3 +426,46 @@ def test_fmt_turns_the_lenient_sample_into_the_canonical_records(runner, tmp_pat
     sources = ("05-belote-rebelote", "09-coinche-surcoinche", "04-announcements")
     expected = [str(next(parse((samples / f"{name}.belote").read_bytes())).record) for name in sources]
     assert lenient.read_text(encoding="utf-8") == "% belote-notation 1.0\n" + "".join("\n" + r for r in expected)
+
+
+# --- convert ------------------------------------------------------------------------
+
+def test_convert_round_trip_is_byte_identical(runner, tmp_path):
+    both = tmp_path / "both.belote"
+    both.write_text(COINCHE + "\n" + CLASSIC.split("\n", 2)[2], encoding="utf-8")
+    to_json = run(runner, "convert", "--to", "json", both)
+    assert to_json.exit_code == 0
+    objects = [json.loads(line) for line in to_json.stdout.splitlines()]
+    assert [o["tags"][0] for o in objects] == [["Event", "Club"], ["Event", "Club"]]
+    assert objects[1]["tricks"][2]["plays"][3] == {"seat": "S", "card": "QH", "declaration": "belote"}
+    jsonl = tmp_path / "both.jsonl"
+    jsonl.write_text(to_json.stdout, encoding="utf-8")
+    back = tmp_path / "back.belote"
+    result = run(runner, "convert", "--to", "notation", jsonl, "-o", back)
+    assert result.exit_code == 0
+    assert back.read_bytes() == both.read_bytes()
+    array = tmp_path / "both.json"
+    array.write_text(json.dumps(objects, indent=2), encoding="utf-8")
+    assert run(runner, "convert", "--to", "notation", array).stdout == both.read_text(encoding="utf-8")
+
+
+def test_convert_positions_and_bad_records(runner, tmp_path, files):
+    with_positions = run(runner, "convert", "--to", "json", "--positions", files["coinche"])
+    assert json.loads(with_positions.stdout)["tricks"][0]["plays"][3]["pos"] == [19, 21]
+    good = json.dumps({"hands": [{"seat": "N", "cards": None}]})
+    bad = json.dumps({"tricks": [{"plays": [{"card": "ZZ"}]}]})
+    jsonl = tmp_path / "mixed.jsonl"
+    jsonl.write_text(f"{good}\n{{oops\n{bad}\n", encoding="utf-8")
+    result = run(runner, "convert", "--to", "notation", jsonl)
+    assert result.exit_code == 1
+    assert result.stdout == "% belote-notation 1.0\n\nhand N -\n"
+    messages = result.stderr.splitlines()
+    assert messages[0].startswith(f"{jsonl}:2: not JSON: ")
+    assert messages[1].startswith(f"{jsonl}:3: tricks[0].plays[0].card: not a card: 'ZZ'")
+    broken = tmp_path / "broken.belote"
+    broken.write_text(COINCHE.replace("3. W:9H", "3. W:9X"), encoding="utf-8")
+    result = run(runner, "convert", "--to", "json", broken)
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr.startswith(f"{broken}:21:6: cannot convert: unexpected \"9X\"")
+    result = run(runner, "convert", "--to", "json", files["coinche"], "-o", tmp_path)
+    assert (result.exit_code, result.stderr) == (2, f"belote: {tmp_path}: is a directory\n")
