@@ -22,7 +22,8 @@ from .diagnose import describe_failure
 from .errors import EncodingError, LimitError, RecordSyntaxError
 from .record import Record, Source
 from .scan import Input, RawRecord, split_records
-from .sections import Problem, SectionBuilder, context
+from .sections import SectionBuilder
+from .words import Problem, context
 
 _PARSER = Lark.open("belote.lark", rel_to=__file__, parser="lalr", transformer=SectionBuilder())
 

@@ -85,7 +85,7 @@ class Headers:
 
 
 _TAG_START = re.compile(rb"[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*\"")
-TAG_PAIR = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]|\\["\\])*)"[ \t]*\]')
+TAG_PAIR = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]++|\\["\\])*+)"[ \t]*\]')
 _UNESCAPE = re.compile(r'\\(["\\])')
 _HEAD = re.compile(r"(?:[ \t]*(?:\[|%)[^\n]*\n)*")
 BLOCK = 1 << 16
@@ -172,36 +172,17 @@ def _brace_open(line: str, open_: bool) -> bool:
     return open_
 
 
-class _Splitter:
-    """The state of the record being gathered."""
-
-    def __init__(self) -> None:
-        self.index = 0
-        self.lines: list[bytes] = []
-        self.escapes: list[int] = []
-        self.first_line = self.offset = 0
-        self.problem: Problem | None = None
-        self.size = 0
-        self.has_body = self.in_comment = False
-
-    def finish(self) -> RawRecord | None:
-        lines, record = self.lines, None
-        if len(self.escapes) < len(lines):
-            data = b"\n".join(lines)
-            try:
-                text = data.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                text = data.decode("utf-8", "replace")
-                if self.problem is None:
-                    self.problem = _encoding_problem(data, exc.start, self.first_line, self.offset)
-            if "\r" in text:
-                text = text.replace("\r\n", "\n")
-            record = RawRecord(self.index, text + "\n", self.first_line, len(lines), self.offset,
-                               tuple(self.escapes), self.problem)
-            self.index += 1
-        self.lines, self.escapes, self.problem, self.size = [], [], None, 0
-        self.has_body = self.in_comment = False
-        return record
+def _record(index: int, lines: list[bytes], escapes: list[int], first_line: int, offset: int,
+            problem: Problem | None) -> RawRecord:
+    data = b"\n".join(lines)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        text = data.decode("utf-8", "replace")
+        problem = problem or _encoding_problem(data, exc.start, first_line, offset)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    return RawRecord(index, text + "\n", first_line, len(lines), offset, tuple(escapes), problem)
 
 
 def _encoding_problem(data: bytes, at: int, first_line: int, record_offset: int) -> Problem:
@@ -212,65 +193,69 @@ def _encoding_problem(data: bytes, at: int, first_line: int, record_offset: int)
 
 def split_records(source: Input) -> Iterator[RawRecord]:
     """Yield the records of ``source`` (a str, bytes, a path or a text or binary stream)."""
-    state = _Splitter()
+    lines: list[bytes] = []  # the record being gathered
+    escapes: list[int] = []  # its escape lines
     held: list[bytes] = []  # blank lines whose meaning depends on the next line
     long_sizes: list[int] = []
-    line_number = offset = 0
+    index = line_number = offset = first_line = record_offset = record_size = 0
+    problem: Problem | None = None
+    has_body = in_comment = False
     for line in _lines(source, long_sizes):
         line_number += 1
         size = len(line) + 1
-        if size > MAX_LINE + 1 or (long_sizes and long_sizes[0] == -3):
-            size, line = _long_line(state, line, size, long_sizes, line_number, offset)
+        if long_sizes:  # a BOM before this line, or a line cut to MAX_LINE
+            size, line, problem = _long_line(problem, line, size, long_sizes, line_number, offset)
         if not line or line.isspace():
-            if state.lines:
+            if lines:
                 held.append(line)
             offset += size
             continue
         if held:
-            if state.in_comment:  # a blank line inside a comment, unless the comment was never closed
+            if in_comment:  # a blank line inside a comment, unless the comment was never closed
                 ends = _TAG_START.match(line) is not None
             else:  # a blank line between the tag pairs and the body does not end the record
-                ends = state.has_body or line.lstrip()[:1] == b"["
+                ends = has_body or line.lstrip()[:1] == b"["
             if ends:
-                if (record := state.finish()) is not None:
-                    yield record
+                if len(escapes) < len(lines):
+                    yield _record(index, lines, escapes, first_line, record_offset, problem)
+                    index += 1
+                lines, escapes, problem, record_size, has_body, in_comment = [], [], None, 0, False, False
             else:
-                state.lines.extend(held)
+                lines.extend(held)
             held.clear()
-        if not state.lines:
-            state.first_line, state.offset = line_number, offset
+        if not lines:
+            first_line, record_offset = line_number, offset
         offset += size
-        state.size += size
-        if state.size > MAX_RECORD:
-            if state.problem is None or state.problem.kind != "limit":
-                state.problem = Problem("limit", f"record longer than {MAX_RECORD} bytes", line_number, 1,
-                                        offset - size)
+        record_size += size
+        if record_size > MAX_RECORD:
+            if problem is None or problem.kind != "limit":
+                problem = Problem("limit", f"record longer than {MAX_RECORD} bytes", line_number, 1, offset - size)
             continue
-        if line[:1] == b"%" and not state.in_comment:
-            state.escapes.append(len(state.lines))
+        first = line[:1]
+        if first == b"%" and not in_comment:
+            escapes.append(len(lines))
         else:
-            if not state.in_comment and line[:1] != b"[" and line.lstrip()[:1] != b"[":
-                state.has_body = True
-            if state.in_comment or b"{" in line:
-                state.in_comment = _brace_open(line.decode("utf-8", "replace"), state.in_comment)
-        state.lines.append(line)
-    if state.lines and (record := state.finish()) is not None:
-        yield record
+            if not has_body and not in_comment and first != b"[" and line.lstrip()[:1] != b"[":
+                has_body = True
+            if in_comment or b"{" in line:
+                in_comment = _brace_open(line.decode("utf-8", "replace"), in_comment)
+        lines.append(line)
+    if len(escapes) < len(lines):
+        yield _record(index, lines, escapes, first_line, record_offset, problem)
 
 
-def _long_line(state: _Splitter, line: bytes, size: int, long_sizes: list[int], line_number: int,
-               offset: int) -> tuple[int, bytes]:
-    """Account for a BOM or an over-long line: its real size, and a record problem."""
-    if long_sizes and long_sizes[0] == -3:  # the BOM of the first line
+def _long_line(problem: Problem | None, line: bytes, size: int, long_sizes: list[int], line_number: int,
+               offset: int) -> tuple[int, bytes, Problem | None]:
+    """Account for a BOM or an over-long line: its real size, and the record's problem."""
+    if long_sizes[0] == -3:  # the BOM of the first line
         long_sizes.pop(0)
         size += 3
-        if len(line) + 1 <= MAX_LINE + 1:
-            return size, line
+        if not long_sizes:
+            return size, line, problem
     real = long_sizes.pop(0) + 1
-    if state.problem is None:
-        state.problem = Problem("limit", f"line {line_number} is longer than {MAX_LINE} bytes", line_number,
-                                MAX_LINE + 1, offset + MAX_LINE)
-    return real + (size - len(line) - 1), line[:200].decode("utf-8", "ignore").encode("utf-8")
+    problem = problem or Problem("limit", f"line {line_number} is longer than {MAX_LINE} bytes", line_number,
+                                 MAX_LINE + 1, offset + MAX_LINE)
+    return real + (size - len(line) - 1), line[:200].decode("utf-8", "ignore").encode("utf-8"), problem
 
 
 def scan_headers(source: Input) -> Iterator[Headers]:

@@ -6,199 +6,42 @@ its words, gives each card and call its exact position in the file, attaches
 comments and annotations, and raises ``Problem`` (turned into a
 ``RecordSyntaxError`` by the parser) at the first word that does not fit.
 
-Values are built without ``__init__`` (``_card_entry``...) for the entries without ``__post_init__``:
-a frozen dataclass ``__init__`` costs about three times as much, and a record
-holds some fifty entries.
+The words themselves (patterns, caches, positions) are in ``words.py``.
 """
 
 from __future__ import annotations
 
 import re
-import threading
-from dataclasses import fields
 
 from lark import Token, Transformer
 
-from .cards import Call, CallKind, Card, NotationError, Seat
-from .errors import DealError, RecordSyntaxError
-from .record import (Announcement, CallEntry, CardEntry, Claim, Hand, MeldKind, Pos, Record, Trick)
+from .cards import Card, CallKind, Seat
+from .errors import DealError
+from .record import Announcement, CallEntry, CardEntry, Claim, Hand, Pos, Record, Trick
 from .scan import unescape
-
-context = threading.local()
-"""``line_offset``: the lines of the file before the record being parsed (set by the parser)."""
-
-A_CARD = "a card (e.g. JH, 10S)"
-A_SEAT = "a seat (N, E, S or W)"
-END_OF_LINE = "a comment or the end of the line"
-TAKING_CALL = "a call of the taking (pass, take or a suit)"
-AUCTION_CALL = "a call of the auction (pass, 80H, 110SA, capotS, coinche, surcoinche)"
-
-
-class Problem(Exception):
-    """The first word of a section that does not fit, with what was expected there."""
-
-    def __init__(self, pos: Pos, problem: str, text: str, expected: str = "",
-                 kind: type[RecordSyntaxError] = RecordSyntaxError) -> None:
-        super().__init__(problem)
-        self.pos, self.problem, self.text, self.expected, self.kind = pos, problem, text, expected, kind
-
-
-def _unexpected(pos: Pos, word: str, expected: str) -> Problem:
-    if not word:
-        return Problem(pos, "unexpected end of the line", "", expected)
-    return Problem(pos, f'unexpected "{word[:30]}"', word, expected)
-
-
-# --- values built without their dataclass __init__ -----------------------------------------
-
-_new = object.__new__
-_set = object.__setattr__
-_FIELDS = {CardEntry: ("card", "seat", "declaration", "annotation", "comments", "pos"),
-           CallEntry: ("call", "seat", "annotation", "comments", "pos"),
-           Trick: ("plays", "comments", "pos"), Pos: ("line", "column")}
-for _cls, _names in _FIELDS.items():  # fail loudly if the model changes under the fast path
-    assert tuple(f.name for f in fields(_cls)) == _names, f"update sections._FIELDS for {_cls.__name__}"
-
-
-def _pos(line: int, column: int) -> Pos:
-    pos = _new(Pos)
-    _set(pos, "line", line)
-    _set(pos, "column", column)
-    return pos
-
-
-def _card_entry(card, seat, declaration, annotation, comments, pos) -> CardEntry:
-    entry = _new(CardEntry)
-    _set(entry, "card", card)
-    _set(entry, "seat", seat)
-    _set(entry, "declaration", declaration)
-    _set(entry, "annotation", annotation)
-    _set(entry, "comments", comments)
-    _set(entry, "pos", pos)
-    return entry
-
-
-def _call_entry(call, seat, annotation, comments, pos) -> CallEntry:
-    entry = _new(CallEntry)
-    _set(entry, "call", call)
-    _set(entry, "seat", seat)
-    _set(entry, "annotation", annotation)
-    _set(entry, "comments", comments)
-    _set(entry, "pos", pos)
-    return entry
-
-
-def _trick(plays, comments, pos) -> Trick:
-    trick = _new(Trick)
-    _set(trick, "plays", plays)
-    _set(trick, "comments", comments)
-    _set(trick, "pos", pos)
-    return trick
-
-
-class _Where:
-    """File positions of offsets in a token, read forwards."""
-
-    __slots__ = ("value", "line", "line_start", "last")
-
-    def __init__(self, token: Token) -> None:
-        self.value = token.value
-        self.line = token.line + context.line_offset
-        self.line_start = 1 - token.column  # offset of column 1 of the current line
-        self.last = 0
-
-    def pos(self, offset: int) -> Pos:
-        lines = self.value.count("\n", self.last, offset)
-        if lines:
-            self.line += lines
-            self.line_start = self.value.rfind("\n", self.last, offset) + 1
-        self.last = offset
-        return _pos(self.line, offset - self.line_start + 1)
-
-
-# --- words -------------------------------------------------------------------------------------
-
-_WORD = re.compile(r"(\n)|\{([^}]*)\}|;([^\n]*)|([^\s{;]+)")  # 1 line end, 2-3 comments, 4 a word
-_ANNOTATION = r"(!!|\?\?|!\?|\?!|!|\?)"
-_CARD = r"(\?\?|(?:10|[789TJQKARDVtjqkardv])[SHDCshdc♠♥♦♣♤♡♢♧])"
-_SEAT_PREFIX = r"(?:([NESWOneswo]):)?"
-_PLAYED = re.compile(_SEAT_PREFIX + _CARD + _ANNOTATION + "?")
-_CALL = re.compile(_SEAT_PREFIX + r"(.+?)" + _ANNOTATION + "?")
-_CARD_ONLY = re.compile(_CARD + _ANNOTATION + "?")
-_NUMBER = re.compile(r"(\d+)\.")
-_SEATS = {s.value: s for s in Seat} | {s.value.lower(): s for s in Seat} | {"O": Seat.WEST, "o": Seat.WEST}
-_MELDS = {"tierce": MeldKind.TIERCE, "quarte": MeldKind.QUARTE, "cinquante": MeldKind.QUARTE,
-          "quinte": MeldKind.QUINTE, "cent": MeldKind.QUINTE, "carre": MeldKind.CARRE, "carré": MeldKind.CARRE}
-_TAKING_KINDS = frozenset({CallKind.PASS, CallKind.TAKE, CallKind.NAME})
-_AUCTION_KINDS = frozenset({CallKind.PASS, CallKind.BID, CallKind.CAPOT, CallKind.GENERALE,
-                            CallKind.COINCHE, CallKind.SURCOINCHE})
-_CACHE_LIMIT = 5000
-_INVALID = ()  # cached answer for a word that is not valid
-
-
-def _cached(cache: dict, word: str, read) -> tuple:
-    hit = cache.get(word)
-    if hit is None:
-        hit = read(word)
-        if len(cache) < _CACHE_LIMIT:
-            cache[word] = hit
-    return hit
-
-
-def _read_played(word: str) -> tuple:
-    match = _PLAYED.fullmatch(word)
-    if match is None:
-        return _INVALID
-    seat, card, annotation = match.groups()
-    return (_SEATS[seat] if seat else None, None if card == "??" else Card.parse(card), annotation)
-
-
-def _read_card(word: str) -> tuple:
-    match = _CARD_ONLY.fullmatch(word)
-    if match is None:
-        return _INVALID
-    return (None if match.group(1) == "??" else Card.parse(match.group(1)), match.group(2))
-
-
-def _read_call(word: str) -> tuple:
-    match = _CALL.fullmatch(word)
-    if match is None:
-        return _INVALID
-    seat, text, annotation = match.groups()
-    try:
-        call = Call.parse(text.replace("é", "e").replace("É", "E"))
-    except ValueError:
-        return _INVALID
-    return (_SEATS[seat] if seat else None, call, annotation)
-
-
-_played_cache: dict[str, tuple] = {}
-_card_cache: dict[str, tuple] = {}
-_call_cache: dict[str, tuple] = {}
-
-
-def _comment(text: str) -> str:
-    return text.strip()
-
+from .words import (A_CARD, A_SEAT, AUCTION_CALL, AUCTION_KINDS, END_OF_LINE, INVALID, MELDS, NUMBER, SEATS,
+                    TAKING_CALL, TAKING_KINDS, WORD, Problem, Where, cached, call_cache, call_entry, card_cache,
+                    card_entry, comment_text, context, make_pos, make_trick, played_cache, read_call, read_card,
+                    read_played, unexpected)
 
 # --- tag pairs ---------------------------------------------------------------------------------
 
-_TAG_ITEM = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]|\\["\\])*)"[ \t]*\]'
+_TAG_ITEM = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]++|\\["\\])*+)"[ \t]*\]'
                        r"|\{([^}]*)\}|;([^\n]*)|\s+|(\S)")
 _TAG_NAME = re.compile(r"\[[ \t]*([A-Za-z0-9_]*)[ \t]*")
 
 
-def _tag_problem(value: str, start: int, where: _Where) -> Problem:
+def _tag_problem(value: str, start: int, where: Where) -> Problem:
     """Why the text at ``start`` is not a tag pair: which part is wrong."""
     if value[start] != "[":
         end = re.compile(r"[^\s{;]*").match(value, start).end()
-        return _unexpected(where.pos(start), value[start:max(end, start + 1)], f"a tag pair or {END_OF_LINE}")
+        return unexpected(where.pos(start), value[start:max(end, start + 1)], f"a tag pair or {END_OF_LINE}")
     match = _TAG_NAME.match(value, start)
     at = match.end()
     if not match.group(1):
-        return _unexpected(where.pos(at), value[at:at + 1].strip(), "a tag name (letters, digits or _)")
+        return unexpected(where.pos(at), value[at:at + 1].strip(), "a tag name (letters, digits or _)")
     if value[at:at + 1] != '"':
-        return _unexpected(where.pos(at), value[at:at + 1].strip(), "a tag value in double quotes")
+        return unexpected(where.pos(at), value[at:at + 1].strip(), "a tag value in double quotes")
     i = at + 1
     while i < len(value) and value[i] != "\n":
         if value[i] == "\\":
@@ -213,7 +56,7 @@ def _tag_problem(value: str, start: int, where: _Where) -> Problem:
     else:
         return Problem(where.pos(at), "a tag value that is never closed", '"', 'a closing " on the same line')
     close = re.compile(r"[ \t]*").match(value, i + 1).end()
-    return _unexpected(where.pos(close), value[close:close + 1].strip(), '"]" to close the tag pair')
+    return unexpected(where.pos(close), value[close:close + 1].strip(), '"]" to close the tag pair')
 
 
 # --- the builder -------------------------------------------------------------------------------
@@ -224,7 +67,7 @@ class SectionBuilder(Transformer):
 
     def comment(self, children: list[Token]) -> str:
         token = children[0]
-        return _comment(token.value[1:-1] if token.type == "COMMENT" else token.value[1:])
+        return comment_text(token.value[1:-1] if token.type == "COMMENT" else token.value[1:])
 
     def head(self, children: list) -> tuple[tuple, tuple]:
         tags: list[tuple[str, str]] = []
@@ -239,13 +82,13 @@ class SectionBuilder(Transformer):
                 if kind == 2:
                     tags.append((m.group(1), unescape(m.group(2))))
                 elif kind == 3 or kind == 4:
-                    comments.append(_comment(m.group(kind)))
+                    comments.append(comment_text(m.group(kind)))
                 elif kind == 5:
-                    raise _tag_problem(value, m.start(), _Where(child))
+                    raise _tag_problem(value, m.start(), Where(child))
         return tuple(tags), tuple(comments)
 
     def hands(self, children: list) -> tuple[Hand, ...]:
-        hands: list[list] = []  # [seat, cards or None, comments, pos, [(card, pos)]]
+        hands: list[list] = []  # [seat, cards or None, comments, pos, [(card, token, offset or None)]]
         for child in children:
             if type(child) is str:
                 hands[-1][2].append(child)
@@ -254,31 +97,16 @@ class SectionBuilder(Transformer):
         return _check_deal(hands)
 
     def turned(self, children: list) -> tuple[Card | None, Pos, tuple[str, ...]]:
-        token = children[0]
-        where = _Where(token)
-        card, pos, comments = _INVALID, None, []
-        for m in _WORD.finditer(token.value):
-            kind = m.lastindex
-            if kind == 2 or kind == 3:
-                comments.append(_comment(m.group(kind)))
-            elif kind == 4 and m.start() > 0:
-                word = m.group(4)
-                if pos is not None:
-                    raise _unexpected(where.pos(m.start()), word, END_OF_LINE)
-                pos = where.pos(m.start())
-                read = _cached(_card_cache, word, _read_card)
-                if read is _INVALID or read[1] is not None:
-                    raise _unexpected(pos, word, A_CARD)
-                card = read[0]
-        if pos is None:
-            raise Problem(where.pos(len(token.value)), "unexpected end of the line", "", A_CARD)
-        return card, pos, tuple(comments) + tuple(children[1:])
+        read, pos, comments = _one_word(children[0], lambda w: cached(card_cache, w, read_card), A_CARD)
+        if read[1] is not None:  # an annotation: not for the turned card
+            raise unexpected(pos, children[0].value[pos.column - children[0].column:].split()[0], A_CARD)
+        return read[0], pos, comments + tuple(children[1:])
 
     def taking(self, children: list) -> tuple[str, tuple[CallEntry, ...]]:
-        return "taking", _read_calls(children, _TAKING_KINDS, TAKING_CALL)
+        return "taking", _read_calls(children, TAKING_KINDS, TAKING_CALL)
 
     def auction(self, children: list) -> tuple[str, tuple[CallEntry, ...]]:
-        return "auction", _read_calls(children, _AUCTION_KINDS, AUCTION_CALL)
+        return "auction", _read_calls(children, AUCTION_KINDS, AUCTION_CALL)
 
     def announces(self, children: list) -> tuple[Announcement, ...]:
         found: list[list] = []  # [seat, kind, cards, annotation, comments, pos]
@@ -296,24 +124,8 @@ class SectionBuilder(Transformer):
         return tricks, (ending if isinstance(ending, Claim) else None), ending == "*"
 
     def claim(self, children: list) -> Claim:
-        token = children[0]
-        where = _Where(token)
-        seat, pos, comments = None, None, []
-        for m in _WORD.finditer(token.value):
-            kind = m.lastindex
-            if kind == 2 or kind == 3:
-                comments.append(_comment(m.group(kind)))
-            elif kind == 4 and m.start() > 0:
-                word = m.group(4)
-                if seat is not None:
-                    raise _unexpected(where.pos(m.start()), word, END_OF_LINE)
-                pos = where.pos(m.start())
-                seat = _SEATS.get(word)
-                if seat is None:
-                    raise _unexpected(pos, word, A_SEAT)
-        if seat is None:
-            raise Problem(where.pos(len(token.value)), "unexpected end of the line", "", A_SEAT)
-        return Claim(seat, tuple(comments) + tuple(children[1:]), pos)
+        seat, pos, comments = _one_word(children[0], lambda w: SEATS.get(w, INVALID), A_SEAT)
+        return Claim(seat, comments + tuple(children[1:]), pos)
 
     def stopped(self, children: list) -> str:
         return "*"
@@ -332,6 +144,27 @@ class SectionBuilder(Transformer):
 # --- sections ----------------------------------------------------------------------------------
 
 
+def _one_word(token: Token, read, expected: str) -> tuple[object, Pos, tuple[str, ...]]:
+    """A keyword line with one word (``turned JH``, ``claim N``) and comments after it."""
+    where = Where(token)
+    found, pos, comments = INVALID, None, []
+    for m in WORD.finditer(token.value):
+        kind = m.lastindex
+        if kind == 2 or kind == 3:
+            comments.append(comment_text(m.group(kind)))
+        elif kind == 4 and m.start() > 0:
+            word = m.group(4)
+            if pos is not None:
+                raise unexpected(where.pos(m.start()), word, END_OF_LINE)
+            pos = where.pos(m.start())
+            found = read(word)
+            if found is INVALID:
+                raise unexpected(pos, word, expected)
+    if pos is None:
+        raise Problem(where.pos(len(token.value)), "unexpected end of the line", "", expected)
+    return found, pos, tuple(comments)
+
+
 def _read_hand_lines(token: Token, hands: list[list]) -> None:
     """``hand <seat> <8 cards | ->`` lines, with comments after them."""
     value = token.value
@@ -340,15 +173,15 @@ def _read_hand_lines(token: Token, hands: list[list]) -> None:
         if fast is not None:
             hands.extend(fast)
             return
-    where = _Where(token)
+    where = Where(token)
     state = "keyword"
-    for m in _WORD.finditer(token.value):
+    for m in WORD.finditer(token.value):
         kind = m.lastindex
         if kind == 1:
             _end_hand_line(hands[-1], state, where, m.start())
             state = "keyword"
         elif kind != 4:
-            hands[-1][2].append(_comment(m.group(kind)))
+            hands[-1][2].append(comment_text(m.group(kind)))
         elif state == "keyword":
             hands.append([None, [], [], where.pos(m.start()), []])
             state = "seat"
@@ -356,24 +189,24 @@ def _read_hand_lines(token: Token, hands: list[list]) -> None:
             word, hand = m.group(4), hands[-1]
             if state == "seat":
                 pos = where.pos(m.start())
-                hand[0] = _SEATS.get(word)
+                hand[0] = SEATS.get(word)
                 if hand[0] is None:
-                    raise _unexpected(pos, word, A_SEAT)
+                    raise unexpected(pos, word, A_SEAT)
                 state = "cards"
             elif state == "cards" and word == "-" and not hand[1]:
                 hand[1] = None
                 state = "done"
             elif state == "cards":
-                read = _cached(_card_cache, word, _read_card)
-                if read is _INVALID or read[1] is not None:
-                    raise _unexpected(where.pos(m.start()), word, f"{A_CARD}, ?? or the end of the hand")
+                read = cached(card_cache, word, read_card)
+                if read is INVALID or read[1] is not None:
+                    raise unexpected(where.pos(m.start()), word, f"{A_CARD}, ?? or the end of the hand")
                 if len(hand[1]) == 8:
                     raise Problem(where.pos(m.start()), f"a ninth card in hand {hand[0]}", word, "8 cards in a hand", DealError)
                 hand[1].append(read[0])
                 if read[0] is not None:
                     hand[4].append((read[0], token, m.start()))
             else:
-                raise _unexpected(where.pos(m.start()), word, END_OF_LINE)
+                raise unexpected(where.pos(m.start()), word, END_OF_LINE)
     _end_hand_line(hands[-1], state, where, len(token.value))
 
 
@@ -384,18 +217,18 @@ def _fast_hand_lines(token: Token) -> list[list] | None:
     column = token.column
     for line in token.value.split("\n"):
         words = line.split()
-        if len(words) != 10 or (seat := _SEATS.get(words[1])) is None:
+        if len(words) != 10 or (seat := SEATS.get(words[1])) is None:
             return None
         cards = []
         for word in words[2:]:
-            read = _card_cache.get(word)
+            read = card_cache.get(word)
             if read is None:
-                read = _cached(_card_cache, word, _read_card)
-            if read is _INVALID or read[1] is not None:
+                read = cached(card_cache, word, read_card)
+            if read is INVALID or read[1] is not None:
                 return None
             cards.append(read[0])
         placed = [(card, token, None) for card in cards if card is not None]
-        hands.append([seat, cards, [], _pos(line_number, column + len(line) - len(line.lstrip())), placed])
+        hands.append([seat, cards, [], make_pos(line_number, column + len(line) - len(line.lstrip())), placed])
         line_number, column = line_number + 1, 1
     return hands
 
@@ -406,13 +239,13 @@ def _card_offset(token: Token, card: Card, line: int) -> int:
     for _ in range(line - token.line - context.line_offset):
         start = token.value.index("\n", start) + 1
     end = token.value.find("\n", start)
-    for m in _WORD.finditer(token.value, start, end if end >= 0 else len(token.value)):
-        if m.lastindex == 4 and _cached(_card_cache, m.group(4), _read_card)[:1] == (card,):
+    for m in WORD.finditer(token.value, start, end if end >= 0 else len(token.value)):
+        if m.lastindex == 4 and cached(card_cache, m.group(4), read_card)[:1] == (card,):
             return m.start()
     return start
 
 
-def _end_hand_line(hand: list, state: str, where: _Where, offset: int) -> None:
+def _end_hand_line(hand: list, state: str, where: Where, offset: int) -> None:
     if state == "seat":
         raise Problem(where.pos(offset), "unexpected end of the line", "", A_SEAT)
     if state == "cards" and len(hand[1]) != 8:
@@ -434,7 +267,7 @@ def _check_deal(hands: list[list]) -> tuple[Hand, ...]:
             if id(card) in dealt:
                 if offset is None:  # read by the fast path: find the card again
                     offset = _card_offset(token, card, pos.line)
-                raise Problem(_Where(token).pos(offset), f"{card} is dealt twice (hands {dealt[id(card)]} and {seat})",
+                raise Problem(Where(token).pos(offset), f"{card} is dealt twice (hands {dealt[id(card)]} and {seat})",
                               str(card), "each card in one hand only", DealError)
             dealt[id(card)] = seat
     return tuple(Hand(seat, None if cards is None else tuple(cards), tuple(comments), pos)
@@ -444,68 +277,68 @@ def _check_deal(hands: list[list]) -> tuple[Hand, ...]:
 def _read_calls(children: list, allowed: frozenset[CallKind], expected: str) -> tuple[CallEntry, ...]:
     """The calls after ``taking`` or ``auction``, over one or more lines."""
     token = children[0]
-    where = _Where(token)
+    where = Where(token)
     entries: list[list] = []  # [call, seat, annotation, comments, pos]
     waiting: list[str] = []  # comments before the first call belong to it
-    for m in _WORD.finditer(token.value):
+    for m in WORD.finditer(token.value):
         kind = m.lastindex
         if kind == 2 or kind == 3:
-            (entries[-1][3] if entries else waiting).append(_comment(m.group(kind)))
+            (entries[-1][3] if entries else waiting).append(comment_text(m.group(kind)))
         elif kind == 4 and m.start() > 0:
             word = m.group(4)
-            read = _cached(_call_cache, word, _read_call)
-            if read is _INVALID or read[1].kind not in allowed:
+            read = cached(call_cache, word, read_call)
+            if read is INVALID or read[1].kind not in allowed:
                 offset = m.start() + (2 if len(word) > 2 and word[1] == ":" else 0)
-                raise _unexpected(where.pos(offset), word[offset - m.start():], expected)
+                raise unexpected(where.pos(offset), word[offset - m.start():], expected)
             entries.append([read[1], read[0], read[2], waiting, where.pos(m.start() + (2 if read[0] else 0))])
             waiting = []
     for comment in children[1:]:
         (entries[-1][3] if entries else waiting).append(comment)
     if waiting:
         raise Problem(where.pos(len(token.value)), "a comment with no call", "", expected)
-    return tuple(_call_entry(call, seat, annotation, tuple(comments), pos)
+    return tuple(call_entry(call, seat, annotation, tuple(comments), pos)
                  for call, seat, annotation, comments, pos in entries)
 
 
 def _read_announce_lines(token: Token, found: list[list]) -> None:
     """``announce <seat> <meld> <cards>[annotation]`` lines."""
-    where = _Where(token)
+    where = Where(token)
     state = "keyword"
-    for m in _WORD.finditer(token.value):
+    for m in WORD.finditer(token.value):
         kind = m.lastindex
         if kind == 1:
             _end_announce_line(found[-1], state, where, m.start())
             state = "keyword"
         elif kind != 4:
-            found[-1][4].append(_comment(m.group(kind)))
+            found[-1][4].append(comment_text(m.group(kind)))
         elif state == "keyword":
             found.append([None, None, [], None, [], None])
             state = "seat"
         else:
             word, pos, entry = m.group(4), where.pos(m.start()), found[-1]
             if state == "seat":
-                entry[0] = _SEATS.get(word)
+                entry[0] = SEATS.get(word)
                 if entry[0] is None:
-                    raise _unexpected(pos, word, A_SEAT)
+                    raise unexpected(pos, word, A_SEAT)
                 state = "kind"
             elif state == "kind":
-                entry[1] = _MELDS.get(word.lower())
+                entry[1] = MELDS.get(word.lower())
                 if entry[1] is None:
-                    raise _unexpected(pos, word, "tierce, quarte, quinte or carre")
+                    raise unexpected(pos, word, "tierce, quarte, quinte or carre")
                 entry[5] = pos
                 state = "cards"
             elif state == "cards" and entry[3] is None:
-                read = _cached(_card_cache, word, _read_card)
-                if read is _INVALID or read[0] is None:
-                    raise _unexpected(pos, word, f"{A_CARD} or the end of the announcement")
+                read = cached(card_cache, word, read_card)
+                if read is INVALID or read[0] is None:
+                    raise unexpected(pos, word, f"{A_CARD} or the end of the announcement")
                 entry[2].append(read[0])
                 entry[3] = read[1]
             else:
-                raise _unexpected(pos, word, END_OF_LINE)
+                raise unexpected(pos, word, END_OF_LINE)
     _end_announce_line(found[-1], state, where, len(token.value))
 
 
-def _end_announce_line(entry: list, state: str, where: _Where, offset: int) -> None:
+def _end_announce_line(entry: list, state: str, where: Where, offset: int) -> None:
     expected = {"seat": A_SEAT, "kind": "tierce, quarte, quinte or carre"}.get(state)
     if state == "cards" and not entry[2]:
         expected = A_CARD
@@ -544,35 +377,35 @@ def _fast_trick_line(line: str, line_number: int, tricks: list[Trick]) -> bool:
         if not word:
             column += 1
             continue
-        read = _played_cache.get(word)
+        read = played_cache.get(word)
         if read is None:
-            read = _cached(_played_cache, word, _read_played)
-        if read is _INVALID:
+            read = cached(played_cache, word, read_played)
+        if read is INVALID:
             if word[-1] == "." and word[:-1].isdigit() and not plays and not numbered:
                 if int(word[:-1]) != len(tricks) + 1:
                     return False
-                numbered, trick_pos = True, _pos(line_number, column)
+                numbered, trick_pos = True, make_pos(line_number, column)
             elif (word == "belote" or word == "rebelote") and plays and plays[-1].declaration is None:
-                _set(plays[-1], "declaration", word)
+                object.__setattr__(plays[-1], "declaration", word)  # not yet shared
             else:
                 return False
         elif len(plays) == 4:
             return False
         else:
-            pos = _pos(line_number, column + 2 if read[0] is not None else column)
-            plays.append(_card_entry(read[1], read[0], None, read[2], (), pos))
+            pos = make_pos(line_number, column + 2 if read[0] is not None else column)
+            plays.append(card_entry(read[1], read[0], None, read[2], (), pos))
             if trick_pos is None:
                 trick_pos = pos
         column += len(word) + 1
     if not plays:
         return False
-    tricks.append(_trick(tuple(plays), (), trick_pos))
+    tricks.append(make_trick(tuple(plays), (), trick_pos))
     return True
 
 
 def _read_tricks_slowly(token: Token, start: int, tricks: list[Trick]) -> tuple[Trick, ...]:
     """The play from offset ``start`` on, word by word."""
-    where = _Where(token)
+    where = Where(token)
     where.pos(start)
     waiting: list[str] = []  # comments before the first trick
     plays: list[list] | None = None  # the trick being read: [card, seat, declaration, annotation, comments, pos]
@@ -584,20 +417,20 @@ def _read_tricks_slowly(token: Token, start: int, tricks: list[Trick]) -> tuple[
         if plays is not None:
             if not plays:
                 raise Problem(where.pos(offset), "unexpected end of the trick", "", A_CARD)
-            entries = tuple(_card_entry(c, s, d, a, tuple(notes), p) for c, s, d, a, notes, p in plays)
-            tricks.append(_trick(entries, tuple(trick_comments), trick_pos))
+            entries = tuple(card_entry(c, s, d, a, tuple(notes), p) for c, s, d, a, notes, p in plays)
+            tricks.append(make_trick(entries, tuple(trick_comments), trick_pos))
         plays, trick_comments = None, []
 
-    for m in _WORD.finditer(token.value, start):
+    for m in WORD.finditer(token.value, start):
         kind = m.lastindex
         if kind == 1:
             close(m.start())
         elif kind == 2 or kind == 3:
-            text = _comment(m.group(kind))
+            text = comment_text(m.group(kind))
             if plays is None:
                 if tricks:
                     last = tricks[-1]
-                    tricks[-1] = _trick(last.plays, last.comments + (text,), last.pos)
+                    tricks[-1] = make_trick(last.plays, last.comments + (text,), last.pos)
                 else:
                     waiting.append(text)
             elif kind == 2 and plays:
@@ -606,8 +439,8 @@ def _read_tricks_slowly(token: Token, start: int, tricks: list[Trick]) -> tuple[
                 trick_comments.append(text)
         elif m.start() > 0:
             word = m.group(4)
-            read = _cached(_played_cache, word, _read_played)
-            if read is not _INVALID:
+            read = cached(played_cache, word, read_played)
+            if read is not INVALID:
                 pos = where.pos(m.start() + (2 if read[0] else 0))
                 if plays is None:
                     plays, trick_comments, trick_pos = [], waiting, pos
@@ -621,18 +454,18 @@ def _read_tricks_slowly(token: Token, start: int, tricks: list[Trick]) -> tuple[
             lowered = word.lower()
             if lowered in ("belote", "rebelote"):
                 if not plays or plays[-1][2] is not None or plays[-1][4]:
-                    raise _unexpected(pos, word, A_CARD)
+                    raise unexpected(pos, word, A_CARD)
                 plays[-1][2] = lowered
-            elif (number := _NUMBER.fullmatch(word)) is not None:
+            elif (number := NUMBER.fullmatch(word)) is not None:
                 if plays:
                     close(m.start())
                 if plays is not None or int(number.group(1)) != len(tricks) + 1:
-                    raise _unexpected(pos, word, f"trick number {len(tricks) + 1}. (or none)")
+                    raise unexpected(pos, word, f"trick number {len(tricks) + 1}. (or none)")
                 plays, trick_comments, trick_pos = [], waiting, pos
                 waiting = []
             else:
-                offset = 2 if len(word) > 2 and word[1] == ":" and word[0] in _SEATS else 0
-                raise _unexpected(where.pos(m.start() + offset), word[offset:], f"{A_CARD} or the end of the trick")
+                offset = 2 if len(word) > 2 and word[1] == ":" and word[0] in SEATS else 0
+                raise unexpected(where.pos(m.start() + offset), word[offset:], f"{A_CARD} or the end of the trick")
     close(len(token.value))
     if waiting:
         raise Problem(where.pos(len(token.value)), "a comment with no trick", "", "a trick")

@@ -56,7 +56,7 @@ def write_file(records: Iterable[Record], stream: IO[str]) -> int:
 
 
 def _escape(value: str) -> str:
-    if "\n" in value or "\r" in value:
+    if "\n" in value:
         raise WriteError(f"a tag value cannot hold a line break: {value!r}", value)
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
@@ -67,15 +67,16 @@ def _braced(text: str) -> str:
     return text
 
 
+def _semicolon_last(comments: tuple[str, ...]) -> bool:
+    """Whether the last comment must be written ``; ...`` (it holds "}", which braces cannot)."""
+    return bool(comments) and "}" in comments[-1] and "\n" not in comments[-1]
+
+
 def _after(comments: tuple[str, ...], line_ends: bool = True) -> str:
     """Comments after an item: ``{...}`` each, or ``; ...`` for a last one that holds "}"."""
-    out = []
-    for i, text in enumerate(comments):
-        if "}" in text and line_ends and i == len(comments) - 1 and "\n" not in text:
-            out.append(" ; " + text if text else " ;")
-        else:
-            out.append(" {" + _braced(text) + "}")
-    return "".join(out)
+    if line_ends and _semicolon_last(comments):
+        return "".join(" {" + _braced(text) + "}" for text in comments[:-1]) + " ; " + comments[-1]
+    return "".join(" {" + _braced(text) + "}" for text in comments)
 
 
 def _seat_prefix(seat: Seat | None) -> str:
@@ -89,10 +90,10 @@ def _hand(hand: Hand) -> str:
 
 def _calls(keyword: str, entries: tuple[CallEntry, ...]) -> str:
     out = keyword
-    for entry in entries:
+    for i, entry in enumerate(entries):
         out += ("" if out.endswith("\n") else " ") + _seat_prefix(entry.seat) + str(entry.call)
         out += (entry.annotation or "") + _after(entry.comments)
-        if " ; " in out[out.rfind("\n") + 1:] and entry is not entries[-1]:
+        if _semicolon_last(entry.comments) and i < len(entries) - 1:
             out += "\n"  # a ";" comment ends the line: the calls go on below
     return out
 

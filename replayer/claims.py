@@ -16,7 +16,7 @@ from notation.record import Claim
 
 from .play import PlayState
 
-NODE_BUDGET = 200_000
+NODE_BUDGET = 50_000  # about half a second at worst
 
 
 class _OutOfBudget(Exception):
@@ -45,13 +45,13 @@ def _search(state: PlayState, team: Team, memo: dict, counter: list[int]) -> boo
     ours = state.turn.team is team
     mask = state.legal_mask()
     result = not ours
-    while mask:
+    while mask:  # highest rank first: the claimers' best tries and the defenders' likely refutations
         counter[0] -= 1
         if counter[0] < 0:
             raise _OutOfBudget
-        low = mask & -mask
-        mask ^= low
-        state.push_unchecked(ALL_CARDS[low.bit_length() - 1])
+        index = mask.bit_length() - 1
+        mask ^= 1 << index
+        state.push_unchecked(ALL_CARDS[index])
         won = bool(state.current_trick) or state.leader.team is team
         holds = won and _search(state, team, memo, counter)
         state.pop()

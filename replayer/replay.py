@@ -311,12 +311,12 @@ def _fault(run: Replay, state: PlayState, entry: CardEntry, number: int, positio
     seat, turn = entry.seat, state.turn
     if seat is not None and seat is not turn:
         if _last_to_play(state, seat):
-            play_as(state, seat)  # after a card out of turn, the seat left plays last: no new fault
+            state.give_turn(seat)  # after a card out of turn, the seat left plays last: no new fault
         else:
             _check_seat(run, entry, turn, number, position)
             bit = entry.card.mask
             if state.hand_mask(seat) & bit and not state.hand_mask(turn) & bit:
-                play_as(state, seat)  # the written seat holds the card: it did play out of turn
+                state.give_turn(seat)  # the written seat holds the card: it did play out of turn
     try:
         state.push(entry.card, entry.declaration)
     except PlayError:
@@ -328,21 +328,6 @@ def _last_to_play(state: PlayState, seat: Seat) -> bool:
     """``seat`` is the only seat that has not played in the current trick."""
     trick = state.current_trick
     return len(trick) == 3 and all(who is not seat for who, _ in trick)
-
-
-def play_as(state: PlayState, seat: Seat) -> bool:
-    """Give the turn to ``seat`` when it has not played in the current trick.
-
-    The record says who played: following the written seat after one irregular
-    lead keeps one fault from making every later card look wrong. ``PlayState``
-    has no public way to play out of turn, so this sets its turn (and leader).
-    """
-    if any(who is seat for who, _ in state.current_trick):
-        return False
-    if not state.current_trick:
-        state._leader = seat.index  # noqa: SLF001 - see the docstring
-    state._turn = seat.index  # noqa: SLF001
-    return True
 
 
 def _illegal_play(run: Replay, state: PlayState, entry: CardEntry, number: int, position: int) -> None:
@@ -421,7 +406,7 @@ def _play_hidden(run: Replay) -> None:
             if entry.seat is not None and entry.seat is not turn:
                 if not _last_to_play(state, entry.seat):
                     _check_seat(run, entry, turn, number, position)
-                if play_as(state, entry.seat):  # hands unknown: the written seat is believed
+                if state.give_turn(entry.seat):  # hands unknown: the written seat is believed
                     turn = entry.seat
             card = entry.card
             if card is None:

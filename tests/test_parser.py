@@ -234,3 +234,15 @@ def test_blank_line_between_tags_and_body_does_not_split_but_one_after_the_body_
 @pytest.mark.parametrize("text", ["", "\n\n", "% only an escape line\n", "   \n\t\n"])
 def test_no_record(text):
     assert list(parse(text)) == []
+
+
+def test_the_examples_of_docs_notation_md_parse():
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "notation.md").read_text(encoding="utf-8")
+    blocks = [b for b in re.findall(r"^```[a-z]*\n(.*?)^```", doc, re.S | re.M) if b.startswith(("[Event", "[Variant", "%"))]
+    records = [parse_record(block) for block in blocks]
+    assert len(records) == 3
+    assert records[0] == one(CLASSIC) and records[1] == records[2] == one(COINCHE)
+    assert str(records[1]) == blocks[1]

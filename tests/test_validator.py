@@ -565,3 +565,17 @@ def test_a_claim_in_the_middle_of_a_trick_is_checked_and_scored():
     wrong = check(edited(CLASSIC, [("8. E:7S N:AC W:9C S:JC", "8. E:7S N:AC\nclaim N")]))
     assert [f.message for f in wrong.findings if f.rule == "claim-inconsistent"] == [
         "North claims the last trick for NS, but EW can take a trick whatever NS play"]
+
+
+def test_a_claim_before_any_card_is_checked_and_a_search_past_its_budget_is_unknown():
+    from replayer.claims import claim_holds
+    from replayer.replay import replay
+
+    head = MUST_TRUMP.split("play\n")[0]
+    report = check(head + "play\nclaim E\n")
+    assert "claim-inconsistent" in report.rule_ids and report.rescored == (0, 252)
+    (parsed,) = list(parse(MUST_TRUMP))
+    state = replay(parsed.record, Rules.parse("ffb")).state
+    while len(state.plays) > 20:  # back to the start of trick 6
+        state.pop()
+    assert claim_holds(state, SEATS[0].team, budget=3) is None
