@@ -18,7 +18,7 @@ import shutil
 import sys
 import tempfile
 from contextlib import contextmanager
-from typing import IO, Iterable, Iterator
+from typing import IO, Iterator
 
 import click
 
@@ -33,7 +33,7 @@ from notation.writer import write_file
 from .findings import Finding, Severity
 from .generator import generate_match
 from .inputs import BLOCK, STDIN, Input, InputError, describe_os_error, expand, open_input
-from .matches import MatchReport, check_match, match_key
+from .matches import MatchReport, with_match_checks
 from .replay import filled_record, replay
 from .rules import Rules, RulesError
 from .terminal import match_lines, score_lines, show_lines
@@ -94,7 +94,7 @@ def validate_command(files: tuple[str, ...], rules: Rules | None, output: str, j
         try:
             with open_input(name) as source:
                 count = 0
-                for item in with_matches(_progress(source, validate_stream(source, rules, jobs))):
+                for item in with_match_checks(_progress(source, validate_stream(source, rules, jobs))):
                     count += isinstance(item, Report)
                     tally.add(item)
                     sink.emit(name, item)
@@ -105,21 +105,6 @@ def validate_command(files: tuple[str, ...], rules: Rules | None, output: str, j
             tally.trouble = True
     sink.close(tally)
     sys.exit(tally.exit_code)
-
-
-def with_matches(reports: Iterable[Report]) -> Iterator[Report | MatchReport]:
-    """The reports, each match's check (``check_match``) following its last deal."""
-    group: list[Report] = []
-    for report in reports:
-        key = match_key(report)
-        if group and key != match_key(group[0]):
-            yield check_match(group)
-            group = []
-        if key is not None:
-            group.append(report)
-        yield report
-    if group:
-        yield check_match(group)
 
 
 def _progress(source: Input, reports: Iterator[Report]) -> Iterator[Report]:
@@ -216,7 +201,7 @@ def score_command(file: str, rules: Rules | None) -> None:
     """
     tally = Tally()
     with open_input(file) as source:
-        for item in with_matches(validate_stream(source, rules)):
+        for item in with_match_checks(validate_stream(source, rules)):
             tally.add(item)
             lines = score_lines(item) if isinstance(item, Report) else match_lines(item)
             click.echo("\n".join(lines) + "\n")
@@ -282,7 +267,7 @@ def format_input(name: str, check: bool) -> str:
         if name == STDIN and not check:
             source.rewind()
             formatted.seek(0)
-            shutil.copyfileobj(source if problems else formatted, click.get_binary_stream("stdout"))
+            shutil.copyfileobj(source if problems else formatted, sys.stdout.buffer)
         elif not problems and not same and not check:
             formatted.seek(0)
             _replace(name, formatted)
@@ -303,7 +288,7 @@ def _spooled_stdin(name: str) -> Iterator[IO[bytes] | None]:
         yield None
         return
     with tempfile.SpooledTemporaryFile(SPOOL_BYTES) as spool:
-        shutil.copyfileobj(click.get_binary_stream("stdin"), spool)
+        shutil.copyfileobj(sys.stdin.buffer, spool)
         spool.seek(0)
         yield spool
 
@@ -452,7 +437,7 @@ def _json_record(value: object, where: str) -> Record | str:
 def _output(name: str) -> Iterator[IO[str]]:
     """Standard output for ``-``, else the file ``name`` (UTF-8, "\\n" line ends)."""
     if name == STDIN:
-        yield click.get_text_stream("stdout")
+        yield sys.stdout
         return
     try:
         stream = open(name, "w", encoding="utf-8", newline="\n")
@@ -517,7 +502,7 @@ def generate_command(count: int, profile: str, seed: int | None) -> None:
     rules = parse_rules(profile, "--profile")
     seed = random.randrange(1 << 32) if seed is None else seed
     write_file(generated_records(random.Random(seed), rules, count, f"Random deals, seed {seed}"),
-               click.get_text_stream("stdout"))
+               sys.stdout)
 
 
 def generated_records(rng: random.Random, rules: Rules, count: int, event: str = "Random deals") -> Iterator[Record]:

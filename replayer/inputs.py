@@ -11,6 +11,7 @@ Any trouble with an input is an ``InputError``: one line on stderr, exit code 2.
 from __future__ import annotations
 
 import os
+import sys
 from contextlib import contextmanager
 from typing import IO, Iterable, Iterator
 
@@ -98,7 +99,7 @@ def open_input(name: str, stream: IO[bytes] | None = None) -> Iterator[Input]:
     owned = stream is None and name != STDIN
     try:
         if stream is None:
-            stream = open(name, "rb") if owned else click.get_binary_stream("stdin")
+            stream = open(name, "rb") if owned else sys.stdin.buffer
     except OSError as error:
         raise InputError(describe_os_error(name, error)) from None
     try:

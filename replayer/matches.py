@@ -95,25 +95,27 @@ def match_key(report: Report) -> tuple[str | None, str | None] | None:
     return event, round_
 
 
-def group_matches(reports: Iterable[Report]) -> Iterator[list[Report]]:
-    """Runs of consecutive reports of one match (single deals are left out)."""
-    current: list[Report] = []
-    key = None
+def with_match_checks(reports: Iterable[Report], rules: Rules | None = None) -> Iterator[Report | MatchReport]:
+    """Every report as it comes, and each match's check right after its last deal.
+
+    It streams: a report is passed on before its match is complete.
+    """
+    group: list[Report] = []
     for report in reports:
-        this = match_key(report)
-        if current and this != key:
-            yield current
-            current = []
-        key = this
-        if this is not None:
-            current.append(report)
-    if current:
-        yield current
+        key = match_key(report)
+        if group and key != match_key(group[0]):
+            yield check_match(group, rules)
+            group = []
+        if key is not None:
+            group.append(report)
+        yield report
+    if group:
+        yield check_match(group, rules)
 
 
 def check_matches(reports: Iterable[Report], rules: Rules | None = None) -> Iterator[MatchReport]:
-    for group in group_matches(reports):
-        yield check_match(group, rules)
+    """The check of each match among ``reports`` (single deals are left out)."""
+    return (item for item in with_match_checks(reports, rules) if isinstance(item, MatchReport))
 
 
 def check_match(reports: Sequence[Report], rules: Rules | None = None) -> MatchReport:

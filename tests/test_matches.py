@@ -10,7 +10,7 @@ import pytest
 from notation.cards import Denomination, Seat, Team
 from replayer.contract import Contract
 from replayer.generator import generate_match
-from replayer.matches import check_match, check_matches, group_matches
+from replayer.matches import check_match, check_matches
 from replayer.rules import Rules
 from replayer.scoring import FinishedDeal, score_deal
 from replayer.validator import Report, validate
@@ -101,8 +101,9 @@ def test_matches_are_runs_of_one_event_and_round_and_single_deals_are_left_out()
     single = dataclasses.replace(report(2, S, made, None), tags=(("Dealer", "S"),))
     reports = [report(0, N, made, "0-0", "A"), report(1, W, made, "110-52", "A"), single,
                report(3, N, made, "0-0", "B")]
-    assert [[r.index for r in group] for group in group_matches(reports)] == [[0, 1], [3]]
-    assert all(m.ok for m in check_matches(reports))
+    matches = list(check_matches(reports))
+    assert [[d.record for d in m.deals] for m in matches] == [[0, 1], [3]]
+    assert all(m.ok for m in matches)
 
 
 @pytest.mark.parametrize("profile", ["ffb", "ffb-coinche", "korean"])
