@@ -19,7 +19,7 @@ from replayer.rules import PROFILES, Rules
 from replayer.scoring import Outcome, finished_deal, score_deal
 from replayer.tables import table
 
-DEALS_PER_PROFILE = 1500
+DEALS_PER_PROFILE = 3000
 TAG_ORDER = ["Event", "Site", "Date", "Round", "Deal", "North", "East", "South", "West", "Dealer", "Variant",
              "Rules", "Target", "Score", "Result"]
 

@@ -363,7 +363,7 @@ def _random_deal(rng: random.Random, rules: Rules) -> tuple[PlayState, list[Card
     return state, hands
 
 
-PROPERTY_DEALS = 1000  # per profile, spread over the TA tables where TA exists
+PROPERTY_DEALS = 2000  # per profile, spread over the TA tables where TA exists
 DEAL_TOTALS = {"pagat": 162, "ffb2015": 162, "raw": 258, "raw_scaled": 258}
 
 
