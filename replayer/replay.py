@@ -27,7 +27,7 @@ from .contract import Contract
 from .findings import Finding, Location, make_finding
 from .play import PlayError, PlayState, explain_illegal
 from .rules import Rules
-from .tables import mask_of
+from .tables import card_index, mask_of
 
 PLAY_RULES = {"not-in-hand": "card-not-held", "must-overtrump-in-trump-lead": "trump-lead-must-go-over"}
 CALL_RULES = {
@@ -61,6 +61,7 @@ class Replay:
     state: PlayState | None = None
     complete: bool = False  # 8 tricks played, or a valid claim: the deal can be scored
     unchecked: list[str] = field(default_factory=list)  # what hidden cards kept from being checked
+    masks: dict[Seat, int] | None = None  # the hands as dealt, as masks, along with ``hands``
 
     def at(self, pos: Pos | None, trick: int | None = None, card: int | None = None) -> Location:
         if pos is None:
@@ -72,6 +73,11 @@ class Replay:
 
     def add(self, rule: str, message: str, location: Location, **extra) -> None:
         self.findings.append(make_finding(rule, message, location, **extra))
+
+    @property
+    def is_void(self) -> bool:
+        """Everybody passed (``BiddingState.is_void`` without building the contract again)."""
+        return self.contract is None and self.bidding is not None and self.bidding.is_over
 
     @property
     def errors(self) -> int:
@@ -139,8 +145,9 @@ def _deal(run: Replay) -> dict[Seat, tuple[Card, ...]] | None:
     known = 0
     sound = True
     # A void classic deal stops after the first distribution: 5 cards a hand.
-    size = 5 if run.bidding is not None and run.bidding.is_void and not run.rules.is_coinche else 8
+    size = 5 if run.is_void and not run.rules.is_coinche else 8
     dealt = 0  # cards seen so far, as a mask: duplicates are looked for only when the count is off
+    masks = []
     for hand in record.hands:
         cards = hand.cards
         if cards is None:
@@ -149,16 +156,21 @@ def _deal(run: Replay) -> dict[Seat, tuple[Card, ...]] | None:
             sound = False
             run.add("hand-size", f"{hand.seat.full_name}'s hand has {len(cards)} cards, not {size}",
                     run.at(hand.pos), seat=hand.seat)
-        if None in cards:
-            cards = tuple(card for card in cards if card is not None)
+        mask = mask_of(cards)  # unknown cards left out
+        if (mask & ~dealt).bit_count() != len(cards):  # an unknown card, or a card dealt twice
+            if any(card is None for card in cards):
+                cards = tuple(card for card in cards if card is not None)
+            else:
+                known += 1
+            if (mask & ~dealt).bit_count() != len(cards):
+                sound = False
+                _duplicates(run, hand, cards, dealt)
         else:
             known += 1
-        mask = mask_of(cards)
-        if (mask & ~dealt).bit_count() != len(cards):
-            sound = False
-            _duplicates(run, hand, cards, dealt)
         dealt |= mask
+        masks.append(mask)
     if known == 4 and sound and size == 8:
+        run.masks = {hand.seat: masks[i] for i, hand in enumerate(record.hands)}
         return {hand.seat: hand.cards for hand in record.hands}  # type: ignore[misc]
     return None
 
@@ -218,7 +230,7 @@ def _bidding(run: Replay) -> None:
     if not state.is_over and record.tricks:
         run.add("auction-incomplete", f"the {_bidding_name(state)} is not over after {len(calls)} calls, "
                 f"yet cards are played", run.at(calls[-1].pos if calls else None))
-    elif state.is_void and record.tricks:
+    elif run.is_void and record.tricks:
         run.add("play-after-void-deal", "everybody passed, yet cards are played",
                 run.at(record.tricks[0].pos, 1))
 
@@ -246,16 +258,24 @@ def _play(run: Replay) -> None:
     hands = run.hands
     if hands is None:
         hands = _rebuild(run)
-    if hands is not None and not rules.is_coinche and record.turned is not None:
-        if record.turned not in hands[run.contract.taker]:
-            run.add("turned-card-not-taken", f"the turned card {record.turned.pretty()} is not in the hand of "
-                    f"the taker, {run.contract.taker.full_name}", run.at(record.turned_pos),
-                    seat=run.contract.taker, card=record.turned)
     if hands is None:
         _play_hidden(run)
     else:
-        run.state = PlayState(hands, run.contract, rules, dealer=run.dealer)
+        run.state = PlayState(run.masks or hands, run.contract, rules, dealer=run.dealer)
+        _check_turned(run, hands)
         run.complete = _play_known(run, run.state)
+
+
+def _check_turned(run: Replay, hands: dict[Seat, tuple[Card, ...]]) -> None:
+    """Classic: the turned card goes to the taker."""
+    turned, taker = run.record.turned, run.contract.taker
+    if turned is None or run.rules.is_coinche:
+        return
+    if run.masks is not None and run.masks[taker] >> card_index(turned) & 1:
+        return
+    if turned not in hands[taker]:
+        run.add("turned-card-not-taken", f"the turned card {turned.pretty()} is not in the hand of "
+                f"the taker, {taker.full_name}", run.at(run.record.turned_pos), seat=taker, card=turned)
 
 
 def _check_seat(run: Replay, entry: CardEntry, turn: Seat, number: int, position: int) -> None:
@@ -294,7 +314,11 @@ def _play_known(run: Replay, state: PlayState) -> bool:
         plays = trick.plays
         if (len(plays) != 4 or number > 8) and not _trick_shape(run, number, trick, number == len(tricks)):
             return False
-        for position, entry in enumerate(plays[:4], 1):
+        entries = plays[:4]
+        done = state._push_entries(entries)  # the sound cards of the trick, in one call
+        if done == 4:
+            continue
+        for position, entry in enumerate(entries[done:], done + 1):
             card = entry.card
             if card is None:  # a ?? in a known deal: the card is not known, the replay stops
                 run.unchecked.append(_from_trick(number))
@@ -378,10 +402,12 @@ def _rebuild(run: Replay) -> dict[Seat, tuple[Card, ...]] | None:
         for card in hand.cards or ():
             if card is not None and card not in rebuilt[hand.seat]:
                 return None
-    missing = [seat.full_name for seat in SEATS if record.hand(seat) is None or None in record.hand(seat)]
+    missing = [seat.full_name for seat in SEATS
+               if (hand := record.hand(seat)) is None or None in hand or len(hand) < len(rebuilt[seat])]
     shown = ", ".join(f"{seat} {' '.join(map(str, canonical_hand_order(rebuilt[seat])))}" for seat in SEATS)
+    written = next((hand.pos for hand in record.hands if hand.seat.full_name in missing), None)
     run.add("hands-rebuilt", f"hands of {', '.join(missing)} rebuilt from the 32 cards played: {shown}",
-            run.at(None))
+            run.at(written))
     run.hands = rebuilt
     return rebuilt
 

@@ -50,7 +50,6 @@ class Invalid:
     text: str
     expected: tuple[Expect, ...]
     about: str  # one line for the README and the .expected header
-    defect: str = ""  # a known validator defect: it does not report exactly what is expected
 
 
 def findings_of(text: str) -> list[tuple[int | None, int | None, str, str]]:
@@ -93,8 +92,6 @@ def expected_lines(invalid: Invalid) -> list[tuple[int | None, int | None, str, 
 
 def render_expected(rows: list[tuple], invalid: Invalid, name: str) -> str:
     head = f"# {name}.belote: {invalid.about}\n"
-    if invalid.defect:
-        head += f"# known-defect: {invalid.defect}\n"
     head += "# line:column rule-id severity\n"
     return head + "".join(f"{_at(line)}:{_at(column)} {rule} {severity}\n" for line, column, rule, severity in rows)
 
@@ -353,9 +350,7 @@ def play_out_of_turn() -> Invalid:
     changed = with_result(_swap_seats(swap_plays(record, (3, 2), (3, 3)), 3))
     return Invalid(file_text([changed]), (Expect("play-out-of-turn", ("card", 0, 3, 2)),
                                           Expect("play-out-of-turn", ("card", 0, 3, 3))),
-                   "the second and third cards of trick 3 written in the wrong order",
-                   defect="the validator also reports the fourth card, which is played by the only seat "
-                          "left in the trick (a cascade of the first fault)")
+                   "the second and third cards of trick 3 written in the wrong order")
 
 
 def _swap_seats(record: Record, number: int) -> Record:
@@ -417,10 +412,10 @@ def _edit(text: str, old: str, new: str) -> str:
 
 
 def _syntax(edit: Callable[[str, Record], tuple[str, tuple]], about: str, rule: str = "syntax-error",
-            start: int = 0) -> Invalid:
+            start: int = 0, also: tuple[str, ...] = ()) -> Invalid:
     record = base("ffb", start=start)
     text, where = edit(file_text([record]), record)
-    return Invalid(text, (Expect(rule, where),), about)
+    return Invalid(text, tuple(Expect(r, where) for r in (rule, *also)), about)
 
 
 def _bad_card(text: str, record: Record) -> tuple[str, tuple]:
@@ -476,7 +471,8 @@ INVALID: dict[str, Callable[[], Invalid]] = {
     "syntax-unclosed-tag": lambda: _syntax(_unclosed_tag, "a tag pair without its ]",
                                            start=1),
     "syntax-bad-call": lambda: _syntax(_bad_call, "a misspelt call (tkae)", start=2),
-    "hand-size": lambda: _syntax(_short_hand, "a hand of 7 cards", "hand-size", start=3),
+    "hand-size": lambda: _syntax(_short_hand, "a hand of 7 cards; the missing card is found among the cards played",
+                                 "hand-size", start=3, also=("hands-rebuilt",)),
     "dealt-twice": lambda: _syntax(_dealt_twice, "a card dealt to North and to West",
                                    "duplicate-card", start=4),
     "recovery": recovery,

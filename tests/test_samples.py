@@ -149,21 +149,7 @@ def test_every_invalid_sample_has_its_expected_findings() -> None:
     assert stems == {path.stem for path in (SAMPLES / "invalid").glob("*.expected")}
 
 
-def known_defect(path: Path) -> str | None:
-    """The ``# known-defect:`` line of an ``.expected`` file: the validator is known to
-    report something else there (the test is then an expected failure, strict)."""
-    for line in path.with_suffix(".expected").read_text(encoding="utf-8").splitlines():
-        if line.startswith("# known-defect:"):
-            return line.removeprefix("# known-defect:").strip()
-    return None
-
-
-def _with_defects(paths: list[Path]) -> list:
-    return [pytest.param(path, id=path.name, marks=pytest.mark.xfail(strict=True, reason=defect))
-            if (defect := known_defect(path)) else pytest.param(path, id=path.name) for path in paths]
-
-
-@pytest.mark.parametrize("path", _with_defects(INVALID))
+@pytest.mark.parametrize("path", INVALID, ids=lambda path: path.name)
 def test_invalid_sample_yields_exactly_its_expected_findings(path: Path) -> None:
     expected = read_expected(path.with_suffix(".expected"))
     assert expected, "an invalid sample must expect at least one finding"
