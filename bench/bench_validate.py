@@ -4,7 +4,8 @@
 
 Writes a file of generated records (every profile; ``--distinct`` different deals
 repeated to ``--records``), then times: parsing alone, parse + validate with
-``jobs=1``, and with ``jobs=N``. Prints records/s, the speed-up, the machine load,
+``jobs=1``, with ``jobs=N`` (and the CPU time of the parent and of the workers),
+and validating records parsed beforehand. Prints records/s, the speed-up, the load,
 and the resident memory at 10 % and at 100 % of the stream (flat memory means the
 two are close whatever the file size), and what a pure CPU loop gains with the same
 number of processes (the ceiling when other programs share the cores).
@@ -13,9 +14,11 @@ number of processes (the ceiling when other programs share the cores).
 from __future__ import annotations
 
 import argparse
+import itertools
 import multiprocessing
 import os
 import random
+import resource
 import sys
 import tempfile
 import time
@@ -27,12 +30,18 @@ from notation.cards import SEATS  # noqa: E402
 from notation.parser import parse  # noqa: E402
 from replayer.generator import generate_record  # noqa: E402
 from replayer.rules import PROFILES, Rules  # noqa: E402
-from replayer.validator import validate_stream  # noqa: E402
+from replayer.validator import validate, validate_stream  # noqa: E402
 
 
 def rss_mb() -> float:
     with open("/proc/self/statm") as stats:
         return int(stats.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def cpu_times() -> tuple[float, float]:
+    """CPU seconds (user + system) of this process and of its finished children."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
 
 
 def _burn(n: int) -> float:
@@ -78,6 +87,19 @@ def timed(label: str, path: Path, count, records: int) -> float:
     return rate
 
 
+def validate_only(path: Path, count: int) -> None:
+    """Validate + rescore of records parsed beforehand: CPU time of this process, best of 3."""
+    parsed = list(itertools.islice(parse(path), count))
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        for record in parsed:
+            validate(record)
+        best = min(best, time.process_time() - start)
+    print(f"{'validate + rescore only (CPU)':<34} {best:7.2f} s  {count / best:9,.0f} records/s   "
+          f"({best / count * 1e6:.0f} us a record over {count:,})")
+
+
 def run_stream(path: Path, jobs: int, records: int, marks: list[float]) -> int:
     seen = errors = 0
     with open(path, "rb") as stream:
@@ -109,11 +131,16 @@ def main() -> None:
                     lambda: run_stream(path, 1, args.records, marks), args.records)
         print(f"  resident memory {marks[0]:.0f} MB at 10 %, {marks[1]:.0f} MB at the end")
         marks = []
+        before = cpu_times()
         many = timed(f"parse + validate + rescore, jobs={args.jobs}", path,
                      lambda: run_stream(path, args.jobs, args.records, marks), args.records)
+        parent, workers = (after - start for after, start in zip(cpu_times(), before))
         print(f"  resident memory (parent) {marks[0]:.0f} MB at 10 %, {marks[1]:.0f} MB at the end")
+        print(f"  CPU: parent {parent:.2f} s ({parent / args.records * 1e6:.0f} us a record), "
+              f"workers {workers:.2f} s in all; jobs=1 took {args.records / one:.2f} s")
         print(f"speed-up with {args.jobs} jobs: {many / one:.2f}x "
               f"(a pure CPU loop gains {available_speedup(args.jobs):.2f}x on this machine now)")
+        validate_only(path, min(args.records, 5_000))  # last: the parsed records stay in this process's memory
 
 
 if __name__ == "__main__":

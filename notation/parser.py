@@ -12,6 +12,7 @@ section, with exact positions.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -23,9 +24,64 @@ from .errors import EncodingError, LimitError, RecordSyntaxError
 from .record import Record, Source
 from .scan import Input, RawRecord, split_records
 from .sections import SectionBuilder
-from .words import Problem, context
+from .words import Problem, comment_text, context
 
-_PARSER = Lark.open("belote.lark", rel_to=__file__, parser="lalr", transformer=SectionBuilder())
+_BUILDER = SectionBuilder()
+_PARSER = Lark.open("belote.lark", rel_to=__file__, parser="lalr", transformer=_BUILDER)
+
+# A record in export form, whose sections are exactly the tokens the grammar would cut: one section
+# per keyword, every line starting with its keyword (or a trick number), every {comment} closed on its
+# own line, no comment line but the record's (one {comment} a line, after the tag pairs).  Such a
+# record skips Lark (a quarter of the reading time) and goes straight to the same section readers;
+# any other record goes through the grammar.  tests/test_parser.py checks that both agree.
+_LINE = r"(?:[^\n{;]++|\{[^}\n]*+\})*+(?:;[^\n]*+)?"
+_TAG = r'\[[A-Za-z0-9_]++ "(?:[^"\\\n]++|\\["\\])*+"\]'
+_CANONICAL = re.compile(
+    rf"(?:(?P<tags>{_TAG}(?:\n{_TAG})*+)\n\n?)?"
+    r"(?P<comments>(?:\{[^}\n]*\}\n)*)"
+    rf"(?:(?P<hands>hand {_LINE}(?:\nhand {_LINE})*)\n)?"
+    rf"(?:(?P<turned>turned {_LINE})\n)?"
+    rf"(?:(?P<taking>taking {_LINE})\n|(?P<auction>auction {_LINE})\n)?"
+    rf"(?:(?P<announces>announce {_LINE}(?:\nannounce {_LINE})*)\n)?"
+    rf"(?:(?P<play>play(?:\n[0-9]{_LINE})*)\n(?:(?P<claim>claim {_LINE})\n|(?P<star>\*)\n)?)?")
+
+
+class _Section:
+    """What the section readers use of a Lark token: its text and where it starts (line in the record, column)."""
+
+    __slots__ = ("value", "line", "column")
+
+    def __init__(self, value: str, line: int) -> None:
+        self.value, self.line, self.column = value, line, 1
+
+
+def _read_canonical(text: str) -> Record | None:
+    """The record read without the grammar when ``text`` is in export form, else None."""
+    match = _CANONICAL.fullmatch(text)
+    if match is None:
+        return None
+    sections: dict[str, _Section] = {}
+    line, last = 1, 0
+    for name, value in match.groupdict().items():
+        if value:
+            start = match.start(name)
+            line += text.count("\n", last, start)
+            last = start
+            sections[name] = _Section(value, line)
+    build = _BUILDER
+    comments = [comment_text(comment[1:-1]) for comment in match["comments"].split("\n")[:-1]]
+    head = build.head(([sections["tags"]] if "tags" in sections else []) + comments)
+    hands = build.hands([sections["hands"]] if "hands" in sections else [])
+    turned = build.turned([sections["turned"]]) if "turned" in sections else None
+    bidding = (build.taking([sections["taking"]]) if "taking" in sections else
+               build.auction([sections["auction"]]) if "auction" in sections else None)
+    announces = build.announces([sections["announces"]] if "announces" in sections else [])
+    play = None
+    if "play" in sections:
+        ending = (build.claim([sections["claim"]]) if "claim" in sections else
+                  build.stopped([]) if "star" in sections else None)
+        play = build.play([sections["play"], ending])
+    return build.start([head, hands, turned, bidding, announces, play])
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +137,9 @@ def read_raw(raw: RawRecord) -> ParseResult:
     text = raw.grammar_text()
     context.line_offset = raw.first_line - 1
     try:
-        record = _PARSER.parse(text)
+        record = _read_canonical(text)
+        if record is None:
+            record = _PARSER.parse(text)
     except (Problem, UnexpectedInput) as exc:
         return ParseResult(raw.index, None, (_syntax_error(exc, raw, text),), source)
     object.__setattr__(record, "source", source)

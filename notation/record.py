@@ -105,8 +105,9 @@ class Trick:
 
 @dataclass(frozen=True, slots=True)
 class Hand:
-    """A seat's eight cards as dealt (after the second distribution in classic
-    belote); ``cards`` is ``None`` for a hand written ``-`` (not known)."""
+    """A seat's cards as dealt: 8 after the second distribution, 5 in a void
+    classic deal (the notation reads 1 to 8; the validator checks the count);
+    ``cards`` is ``None`` for a hand written ``-`` (not known)."""
 
     seat: Seat
     cards: tuple[Card | None, ...] | None

@@ -111,8 +111,8 @@ def _blocks(source: Input) -> Iterator[bytes]:
         yield from iter(lambda: source.read(BLOCK), b"")  # type: ignore[union-attr]
 
 
-def _lines(source: Input, long_sizes: list[int]) -> Iterator[bytes]:
-    """The lines of the input without their "\\n"; a BOM is dropped.
+def _lines(source: Input, long_sizes: list[int]) -> Iterator[list[bytes]]:
+    """The lines of the input without their "\\n", a list per block read; a BOM is dropped.
 
     A line longer than MAX_LINE comes out cut to MAX_LINE + 1 bytes, and its
     real size is appended to ``long_sizes``: memory never holds more than a
@@ -134,16 +134,16 @@ def _lines(source: Input, long_sizes: list[int]) -> Iterator[bytes]:
                 continue
             long_sizes[-1] += end
             block, skipping = block[end + 1:], False
-            yield rest
+            yield [rest]
             rest = b""
         parts = (rest + block).split(b"\n") if rest else block.split(b"\n")
         rest = parts.pop()
-        yield from parts
+        yield parts
         if len(rest) > MAX_LINE:
             long_sizes.append(len(rest))
             rest, skipping = rest[:MAX_LINE + 1], True
     if rest or skipping:
-        yield rest
+        yield [rest]
 
 
 def _brace_open(line: str, open_: bool) -> bool:
@@ -200,61 +200,75 @@ def split_records(source: Input) -> Iterator[RawRecord]:
     index = line_number = offset = first_line = record_offset = record_size = 0
     problem: Problem | None = None
     has_body = in_comment = False
-    for line in _lines(source, long_sizes):
-        line_number += 1
-        size = len(line) + 1
-        if long_sizes:  # a BOM before this line, or a line cut to MAX_LINE
-            size, line, problem = _long_line(problem, line, size, long_sizes, line_number, offset)
-        if not line or line.isspace():
-            if lines:
-                held.append(line)
+    for block in _lines(source, long_sizes):
+        for line in block:
+            line_number += 1
+            size = len(line) + 1
+            if (lines and not held and not in_comment and not long_sizes and record_size + size <= MAX_RECORD
+                    and line and line[0] != 37 and b"{" not in line and not line.isspace()):
+                # The common case, a line that goes on a record: the general code below in short.
+                if not has_body and line[0] != 91 and line.lstrip()[:1] != b"[":
+                    has_body = True
+                offset += size
+                record_size += size
+                lines.append(line)
+                continue
+            too_long = None
+            if long_sizes:  # a BOM before this line, or a line cut to MAX_LINE
+                size, line, too_long = _long_line(line, size, long_sizes, line_number, offset)
+            if not line or line.isspace():
+                if lines:
+                    held.append(line)
+                offset += size
+                continue
+            if held:
+                if in_comment:  # a blank line inside a comment, unless the comment was never closed
+                    ends = _TAG_START.match(line) is not None
+                else:  # a blank line between the tag pairs and the body does not end the record
+                    ends = has_body or line.lstrip()[:1] == b"["
+                if ends:
+                    if len(escapes) < len(lines):
+                        yield _record(index, lines, escapes, first_line, record_offset, problem)
+                        index += 1
+                    lines, escapes, problem, record_size, has_body, in_comment = [], [], None, 0, False, False
+                else:
+                    lines.extend(held)
+                held.clear()
+            if not lines:
+                first_line, record_offset = line_number, offset
+            if too_long is not None and problem is None:  # only now is the line's record known
+                problem = too_long
             offset += size
-            continue
-        if held:
-            if in_comment:  # a blank line inside a comment, unless the comment was never closed
-                ends = _TAG_START.match(line) is not None
-            else:  # a blank line between the tag pairs and the body does not end the record
-                ends = has_body or line.lstrip()[:1] == b"["
-            if ends:
-                if len(escapes) < len(lines):
-                    yield _record(index, lines, escapes, first_line, record_offset, problem)
-                    index += 1
-                lines, escapes, problem, record_size, has_body, in_comment = [], [], None, 0, False, False
+            record_size += size
+            if record_size > MAX_RECORD:
+                if problem is None or problem.kind != "limit":
+                    problem = Problem("limit", f"record longer than {MAX_RECORD} bytes", line_number, 1,
+                                      offset - size)
+                continue
+            first = line[:1]
+            if first == b"%" and not in_comment:
+                escapes.append(len(lines))
             else:
-                lines.extend(held)
-            held.clear()
-        if not lines:
-            first_line, record_offset = line_number, offset
-        offset += size
-        record_size += size
-        if record_size > MAX_RECORD:
-            if problem is None or problem.kind != "limit":
-                problem = Problem("limit", f"record longer than {MAX_RECORD} bytes", line_number, 1, offset - size)
-            continue
-        first = line[:1]
-        if first == b"%" and not in_comment:
-            escapes.append(len(lines))
-        else:
-            if not has_body and not in_comment and first != b"[" and line.lstrip()[:1] != b"[":
-                has_body = True
-            if in_comment or b"{" in line:
-                in_comment = _brace_open(line.decode("utf-8", "replace"), in_comment)
-        lines.append(line)
+                if not has_body and not in_comment and first != b"[" and line.lstrip()[:1] != b"[":
+                    has_body = True
+                if in_comment or b"{" in line:
+                    in_comment = _brace_open(line.decode("utf-8", "replace"), in_comment)
+            lines.append(line)
     if len(escapes) < len(lines):
         yield _record(index, lines, escapes, first_line, record_offset, problem)
 
 
-def _long_line(problem: Problem | None, line: bytes, size: int, long_sizes: list[int], line_number: int,
+def _long_line(line: bytes, size: int, long_sizes: list[int], line_number: int,
                offset: int) -> tuple[int, bytes, Problem | None]:
-    """Account for a BOM or an over-long line: its real size, and the record's problem."""
+    """Account for a BOM or an over-long line: its real size, and the problem of an over-long line."""
     if long_sizes[0] == -3:  # the BOM of the first line
         long_sizes.pop(0)
         size += 3
         if not long_sizes:
-            return size, line, problem
+            return size, line, None
     real = long_sizes.pop(0) + 1
-    problem = problem or Problem("limit", f"line {line_number} is longer than {MAX_LINE} bytes", line_number,
-                                 MAX_LINE + 1, offset + MAX_LINE)
+    problem = Problem("limit", f"line {line_number} is longer than {MAX_LINE} bytes", line_number,
+                      MAX_LINE + 1, offset + MAX_LINE)
     return real + (size - len(line) - 1), line[:200].decode("utf-8", "ignore").encode("utf-8"), problem
 
 
@@ -266,5 +280,6 @@ def scan_headers(source: Input) -> Iterator[Headers]:
     """
     for raw in split_records(source):
         head = _HEAD.match(raw.text).group()
-        tags = tuple((name, unescape(value)) for name, value in TAG_PAIR.findall(head))
+        pairs = TAG_PAIR.findall(head)
+        tags = tuple((name, unescape(value)) for name, value in pairs) if "\\" in head else tuple(pairs)
         yield Headers(raw.index, tags, raw.first_line, raw.last_line, raw.byte_offset, raw.problem is None)

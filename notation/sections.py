@@ -19,16 +19,18 @@ from .cards import Card, CallKind, Seat
 from .errors import DealError
 from .record import Announcement, CallEntry, CardEntry, Claim, Hand, Pos, Record, Trick
 from .scan import unescape
-from .words import (A_CARD, A_SEAT, AUCTION_CALL, AUCTION_KINDS, END_OF_LINE, INVALID, MELDS, NUMBER, SEATS,
-                    TAKING_CALL, TAKING_KINDS, WORD, Problem, Where, cached, call_cache, call_entry, card_cache,
-                    card_entry, comment_text, context, make_pos, make_trick, played_cache, read_call, read_card,
-                    read_played, unexpected)
+from .words import (A_CARD, A_SEAT, AUCTION_CALL, AUCTION_KINDS, CANONICAL_TRICK, CARD_SLOTS, CARDS, END_OF_LINE,
+                    INVALID, MELDS, NUMBER, POS_SLOTS, SEATS, TAKING_CALL, TAKING_KINDS, WORD, Problem, Where, cached,
+                    call_cache, call_entry, card_cache, card_entry, comment_text, context, make_hand, make_pos,
+                    make_trick, played_cache, read_call, read_card, read_played, unexpected)
 
 # --- tag pairs ---------------------------------------------------------------------------------
 
 _TAG_ITEM = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]++|\\["\\])*+)"[ \t]*\]'
                        r"|\{([^}]*)\}|;([^\n]*)|\s+|(\S)")
 _TAG_NAME = re.compile(r"\[[ \t]*([A-Za-z0-9_]*)[ \t]*")
+_PLAIN_TAG = re.compile(r'\[([A-Za-z0-9_]++) "([^"\\\n]*+)"\]')
+_PLAIN_TAG_LINES = re.compile(r'\[[A-Za-z0-9_]++ "[^"\\\n]*+"\](?:\n\[[A-Za-z0-9_]++ "[^"\\\n]*+"\])*+')
 
 
 def _tag_problem(value: str, start: int, where: Where) -> Problem:
@@ -45,8 +47,11 @@ def _tag_problem(value: str, start: int, where: Where) -> Problem:
     i = at + 1
     while i < len(value) and value[i] != "\n":
         if value[i] == "\\":
-            if value[i + 1:i + 2] not in ('"', "\\"):
-                return Problem(where.pos(i), f'unexpected "{value[i:i + 2]}"', value[i:i + 2],
+            escaped = value[i + 1:i + 2]
+            if escaped not in ('"', "\\"):
+                problem = 'unexpected "\\" at the end of the line' if escaped in ("\n", "") else \
+                    f'unexpected "{value[i:i + 2]}"'
+                return Problem(where.pos(i), problem, value[i:i + 2].rstrip("\n"),
                                'only \\" and \\\\ escapes in a tag value')
             i += 2
         elif value[i] == '"':
@@ -77,6 +82,9 @@ class SectionBuilder(Transformer):
                 comments.append(child)
                 continue
             value = child.value
+            if _PLAIN_TAG_LINES.fullmatch(value) is not None:  # the export form: one findall
+                tags.extend(_PLAIN_TAG.findall(value))
+                continue
             for m in _TAG_ITEM.finditer(value):
                 kind = m.lastindex  # the value's group (2) closes last in a tag pair
                 if kind == 2:
@@ -166,7 +174,7 @@ def _one_word(token: Token, read, expected: str) -> tuple[object, Pos, tuple[str
 
 
 def _read_hand_lines(token: Token, hands: list[list]) -> None:
-    """``hand <seat> <8 cards | ->`` lines, with comments after them."""
+    """``hand <seat> <1 to 8 cards | ->`` lines, with comments after them."""
     value = token.value
     if "{" not in value and ";" not in value and "\t" not in value:
         fast = _fast_hand_lines(token)
@@ -211,13 +219,13 @@ def _read_hand_lines(token: Token, hands: list[list]) -> None:
 
 
 def _fast_hand_lines(token: Token) -> list[list] | None:
-    """Plain hand lines of 8 cards, read without positions for the cards; None if any line is not plain."""
+    """Plain hand lines of 1 to 8 cards, read without positions for the cards; None if any line is not plain."""
     hands = []
     line_number = token.line + context.line_offset
     column = token.column
     for line in token.value.split("\n"):
         words = line.split()
-        if len(words) != 10 or (seat := SEATS.get(words[1])) is None:
+        if not 3 <= len(words) <= 10 or words[2] == "-" or (seat := SEATS.get(words[1])) is None:
             return None
         cards = []
         for word in words[2:]:
@@ -248,15 +256,18 @@ def _card_offset(token: Token, card: Card, line: int) -> int:
 def _end_hand_line(hand: list, state: str, where: Where, offset: int) -> None:
     if state == "seat":
         raise Problem(where.pos(offset), "unexpected end of the line", "", A_SEAT)
-    if state == "cards" and len(hand[1]) != 8:
-        raise Problem(hand[3], f"hand {hand[0]} has {len(hand[1])} cards", "hand",
-                      "8 cards (or - for an unknown hand)", DealError)
+    if state == "cards" and not hand[1]:  # 1 to 8 cards: how many the deal needs is the validator's business
+        raise Problem(hand[3], f"hand {hand[0]} has no cards", "hand", "1 to 8 cards (or - for an unknown hand)",
+                      DealError)
 
 
 def _check_deal(hands: list[list]) -> tuple[Hand, ...]:
     """At most four hands, one per seat, no card in two hands."""
-    seen: list[Seat] = []
-    dealt: dict[int, Seat] = {}  # by id(): cards are interned, and hashing a Card hashes two enums
+    known = [id(card) for hand in hands for card, _, _ in hand[4]]  # by id(): cards are interned
+    if len(hands) <= 4 and len({hand[0] for hand in hands}) == len(hands) and len(set(known)) == len(known):
+        return tuple(make_hand(seat, cards, tuple(comments), pos) for seat, cards, comments, pos, _ in hands)
+    seen: list[Seat] = []  # something is wrong: find the first fault, in the order written
+    dealt: dict[int, Seat] = {}
     for seat, cards, comments, pos, placed in hands:
         if len(seen) == 4:
             raise Problem(pos, "a fifth hand", "hand", "at most 4 hands, one per seat", DealError)
@@ -270,8 +281,7 @@ def _check_deal(hands: list[list]) -> tuple[Hand, ...]:
                 raise Problem(Where(token).pos(offset), f"{card} is dealt twice (hands {dealt[id(card)]} and {seat})",
                               str(card), "each card in one hand only", DealError)
             dealt[id(card)] = seat
-    return tuple(Hand(seat, None if cards is None else tuple(cards), tuple(comments), pos)
-                 for seat, cards, comments, pos, _ in hands)
+    return tuple(make_hand(seat, cards, tuple(comments), pos) for seat, cards, comments, pos, _ in hands)
 
 
 def _read_calls(children: list, allowed: frozenset[CallKind], expected: str) -> tuple[CallEntry, ...]:
@@ -362,11 +372,47 @@ def _read_tricks(token: Token) -> tuple[Trick, ...]:
         end = value.find("\n", offset)
         if end < 0:
             end = len(value)
-        line = value[offset:end]
-        if "{" in line or ";" in line or "\t" in line or not _fast_trick_line(line, line_number, tricks):
-            return _read_tricks_slowly(token, offset, tricks)
+        if not _canonical_trick_line(value, offset, end, line_number, tricks):
+            line = value[offset:end]
+            if "{" in line or ";" in line or "\t" in line or not _fast_trick_line(line, line_number, tricks):
+                return _read_tricks_slowly(token, offset, tricks)
         offset, line_number = end + 1, line_number + 1
     return tuple(tricks)
+
+
+def _canonical_trick_line(value: str, start: int, end: int, line_number: int, tricks: list[Trick],
+                          _new=object.__new__) -> bool:
+    """Read a trick line in export form (``2. E:KD S:AH! W:7D N:8C ; text``) with one regex; False if it is not.
+
+    The hottest loop of the reader: ``card_entry`` and ``make_pos`` are inlined.
+    """
+    match = CANONICAL_TRICK.fullmatch(value, start, end)
+    if match is None or int(match.group(1)) != len(tricks) + 1:
+        return False
+    groups = match.groups()
+    plays = []
+    set_card, set_seat, set_declaration, set_annotation, set_comments, set_pos = CARD_SLOTS
+    set_line, set_column = POS_SLOTS
+    for group in (2, 6, 10, 14):  # seat, card, annotation, declaration of each card
+        card = groups[group]
+        if card is None:
+            break
+        seat = groups[group - 1]
+        pos = _new(Pos)
+        set_line(pos, line_number)
+        set_column(pos, match.start(group + 1) - start + 1)
+        entry = _new(CardEntry)
+        set_card(entry, CARDS[card])
+        set_seat(entry, SEATS[seat] if seat else None)
+        set_declaration(entry, groups[group + 2])
+        set_annotation(entry, groups[group + 1])
+        set_comments(entry, ())
+        set_pos(entry, pos)
+        plays.append(entry)
+    comment = groups[17]
+    tricks.append(make_trick(tuple(plays), () if comment is None else (comment_text(comment),),
+                             make_pos(line_number, 1)))
+    return True
 
 
 def _fast_trick_line(line: str, line_number: int, tricks: list[Trick]) -> bool:

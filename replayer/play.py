@@ -135,7 +135,7 @@ class PlayState:
                  "_win_seat", "_trick_points", "_tricks", "_plays", "_team_points", "_trick_counts", "_claim",
                  "_pairs")
 
-    def __init__(self, hands: Mapping[Seat, Iterable[Card]], contract: Contract, rules: Rules, *,
+    def __init__(self, hands: Mapping[Seat, Iterable[Card] | int], contract: Contract, rules: Rules, *,
                  leader: Seat | None = None, dealer: Seat | None = None) -> None:
         (self._mode, self._beats, self._points, self._trump, self._climb, self._exempt, self._must_under,
          self._next, trump_suit_indices, dealer_leads) = _config(contract.denomination, rules)
@@ -148,8 +148,8 @@ class PlayState:
         self.contract = contract
         self.rules = rules
         held = [0, 0, 0, 0]
-        for seat, cards in hands.items():
-            held[_SEAT_POSITION[id(seat)]] = mask_of(cards)
+        for seat, cards in hands.items():  # the replay passes masks it has already made
+            held[_SEAT_POSITION[id(seat)]] = cards if type(cards) is int else mask_of(cards)
         self._dealt = dealt = tuple(held)
         self._hands = held
         self._first_leader = self._leader = self._turn = first  # _turn is -1 once the deal is over
@@ -304,6 +304,62 @@ class PlayState:
         self._leader = winner
         self._turn = winner if len(self._tricks) < TRICKS_PER_DEAL else -1
 
+    def _push_entries(self, entries: Sequence) -> int:
+        """Checked pushes of record entries (``card``, ``seat``, ``declaration``) while
+        every one is sound; returns how many were played. The validator's fast path:
+        ``push`` and ``_legal`` inlined over a trick with the state in locals; the first
+        entry that is unknown, out of turn, illegal or after the deal stops it, for the
+        caller to deal with through ``push``."""
+        turn, n, hands, plays, beats, points = self._turn, self._n, self._hands, self._plays, self._beats, \
+            self._points
+        win, win_seat, trick_points, led, free = self._win, self._win_seat, self._trick_points, self._led, self._free
+        trump, following = self._trump, self._next
+        index_of, append, seats, start = CARD_INDEX.get, plays.append, SEATS, len(plays)
+        for entry in entries:
+            index = index_of(id(entry.card))
+            seat = entry.seat
+            word = entry.declaration
+            if index is None or turn < 0 or (seat is not None and seat is not seats[turn]) or (
+                    word is not None and word not in DECLARATIONS):
+                break
+            bit = 1 << index
+            hand = hands[turn]
+            if not hand & bit:
+                break
+            if n:
+                if not bit & free:  # the same rules as _legal
+                    followers = hand & led
+                    if followers:
+                        legal = followers if free else followers & beats[win] or followers
+                    elif not hand & trump or (self._exempt and win_seat == turn ^ 2):
+                        legal = hand
+                    else:
+                        legal = hand & trump & beats[win] or (hand & trump if self._must_under else hand)
+                    if not legal & bit:
+                        break
+                if bit & beats[win]:
+                    win, win_seat = index, turn
+                trick_points += points[index]
+            else:
+                led = SUIT_MASKS[index >> 3]
+                free = 0 if led & trump and self._climb else led
+                win, win_seat, trick_points = index, turn, points[index]
+            hands[turn] = hand ^ bit
+            append((turn, index, word, bit))
+            if n < 3:
+                n += 1
+                turn = following[turn]
+                continue
+            self._team_points[win_seat & 1] += trick_points
+            self._trick_counts[win_seat] += 1
+            self._tricks.append((self._leader, len(plays) - 4, win_seat, trick_points))
+            n = 0
+            self._leader = win_seat
+            turn = win_seat if len(self._tricks) < TRICKS_PER_DEAL else -1
+        self._turn, self._n, self._win, self._win_seat, self._trick_points, self._led, self._free = \
+            turn, n, win, win_seat, trick_points, led, free
+        return len(plays) - start
+
     def give_turn(self, seat: Seat) -> bool:
         """Let ``seat`` play next although it is not its turn (a record that shows a card
         played out of turn); it also leads when the trick is empty. Refused (``False``)
@@ -416,6 +472,15 @@ class PlayState:
             if self._entitled(seat, suit):
                 points[seat & 1] += 20
         return points[0], points[1]
+
+    def _belotes_sound(self) -> bool:
+        """Every belote or rebelote said so far goes with the K or Q of a trump pair held
+        as dealt, and every such pair scores: the validator's fast path."""
+        pairs = self._pairs
+        for seat, index, word, _ in self._plays:
+            if word is not None and not ((1 << index) & _KQ[index >> 3] and (seat, index >> 3) in pairs):
+                return False
+        return all(self._entitled(seat, suit) for seat, suit in pairs)
 
     def _entitled(self, seat: int, suit: int) -> bool:
         if not self.rules.belote_must_announce:

@@ -10,24 +10,24 @@ in parallel if asked.
 from __future__ import annotations
 
 import dataclasses
-import multiprocessing
-from collections import deque
+import functools
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from notation.cards import SEATS, Card, Denomination, Seat, Suit
+from notation.cards import ALL_CARDS, SEATS, Card, Denomination, Seat, Suit
 from notation.errors import DealError
-from notation.parser import parse, read_raw
-from notation.record import Record
-from notation.scan import RawRecord, split_records
+from notation.parser import parse
+from notation.record import MeldKind, Record
 
 from .findings import Finding, Location, Severity, make_finding
-from .melds import Meld, MeldProblem, check_declaration
+from .melds import CARRE_ORDER, Meld, MeldProblem, check_announcement, check_declaration, sequence_kind
+from .parallel import RECORD_BYTES, run_pool
 from .replay import Replay, filled_record, replay, tag_location
 from .repair import REPAIRABLE, suggest_repairs
 from .results import compare_result
 from .rules import Rules, RulesError, rules_for_variant
 from .scoring import DealScore, FinishedDeal, finished_deal, score_deal, void_deal_score
+from .tables import SUIT_MASKS, mask_of
 
 MELD_RULES = {"melds-off": "melds-not-played", "not-held": "announcement-not-held",
               "card-reused": "announcement-card-reused"}
@@ -144,6 +144,19 @@ def _variant_cached(variant: str | None) -> Rules:
     return rules
 
 
+_NAMES: dict[int, tuple[Rules, str]] = {}
+
+
+def _rules_name(rules: Rules) -> str:
+    """``str(rules)``, kept per Rules object (the same few serve a whole file)."""
+    hit = _NAMES.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        if len(_NAMES) > 512:
+            _NAMES.clear()
+        hit = _NAMES[id(rules)] = (rules, str(rules))
+    return hit[1]
+
+
 # --- validate -----------------------------------------------------------------
 
 def validate(record: Any, rules: Rules | str | None = None, index: int | None = None, *,
@@ -173,7 +186,7 @@ def validate(record: Any, rules: Rules | str | None = None, index: int | None = 
     if repair and run.errors:
         _attach_repairs(run)
     source = record.source
-    return Report(index, tuple(run.findings), str(rules_used), record.tags, run.dealer, score, recorded,
+    return Report(index, tuple(run.findings), _rules_name(rules_used), record.tags, run.dealer, score, recorded,
                   (source.first_line, source.last_line) if source is not None else None, tuple(run.unchecked))
 
 
@@ -247,6 +260,10 @@ def _announcements(run: Replay) -> dict[Seat, tuple[Meld, ...]]:
     melds: dict[Seat, tuple[Meld, ...]] = {}
     for seat, entries in by_seat.items():
         hand: tuple[Card, ...] | set[Card] | None = run.hands[seat] if run.hands is not None else None
+        sound = _sound_melds(mask_of(hand), entries, run.rules) if hand is not None else None
+        if sound is not None:
+            melds[seat] = sound
+            continue
         if hand is None:
             written = run.record.hand(seat)
             hand = written if written is not None and len(written) == 8 and None not in written else None
@@ -269,11 +286,58 @@ def _announcements(run: Replay) -> dict[Seat, tuple[Meld, ...]]:
     return melds
 
 
+def _sound_melds(hand: int, entries: list, rules: Rules) -> tuple[Meld, ...] | None:
+    """The fast path of a seat's announcements: their melds when every one is sound
+    (cards held, none in two announcements, a carré or a run of the kind declared,
+    maximal once the announced carrés are set aside), else ``None`` and
+    ``check_declaration`` says what is wrong."""
+    if not rules.melds:
+        return None
+    table = _meld_table(rules.carre_minor)
+    used = carres = 0
+    melds = []
+    for entry in entries:
+        mask = mask_of(entry.cards)
+        meld = table.get(mask)
+        if meld is None or meld.kind is not entry.kind or mask & used or mask & ~hand \
+                or mask.bit_count() != len(entry.cards):
+            return None
+        used |= mask
+        if meld.kind is MeldKind.CARRE:
+            carres |= mask
+        melds.append((meld, mask))
+    rest = hand & ~carres
+    for meld, mask in melds:
+        if meld.kind is not MeldKind.CARRE:
+            top = mask.bit_length() - 1
+            if ((mask & -mask) >> 1 | 1 << (top + 1)) & SUIT_MASKS[top >> 3] & rest:
+                return None  # part of a longer run
+    return tuple(meld for meld, _ in melds)
+
+
+@functools.cache
+def _meld_table(carre_minor: int) -> dict[int, Meld]:
+    """Every valid meld by the mask of its cards (the runs of 3 to 8 cards of a suit and
+    the six carrés), as ``check_announcement`` builds it."""
+    rules = Rules.make("ffb", melds=True, carre_minor=carre_minor)
+    table: dict[int, Meld] = {}
+    for suit in range(4):
+        for low in range(8):
+            for top in range(low + 2, 8):
+                cards = tuple(ALL_CARDS[8 * suit + r] for r in range(top, low - 1, -1))
+                kind = sequence_kind(len(cards))
+                table[mask_of(cards)] = check_announcement(cards, kind, cards, rules)  # type: ignore[assignment]
+    for rank in CARRE_ORDER:
+        cards = tuple(Card.of(rank, suit) for suit in Suit)
+        table[mask_of(cards)] = check_announcement(cards, MeldKind.CARRE, cards, rules)  # type: ignore[assignment]
+    return table
+
+
 def _belote(run: Replay) -> None:
     """Belote marks: only on the trump K or Q of a pair held as dealt; a pair played
     without its marks does not score when ``belote_must_announce``."""
     state = run.state
-    if state is None or run.contract is None:
+    if state is None or run.contract is None or state._belotes_sound():
         return
     pairs = {(b.seat, b.suit): b for b in state.belotes()}
     if not pairs and not any(entry.declaration for trick in run.record.tricks for entry in trick.plays):
@@ -319,8 +383,7 @@ def _known_seats(run: Replay) -> set[Seat]:
 # --- rescoring and the Result tag ---------------------------------------------
 
 def _rescore(run: Replay, melds: dict[Seat, tuple[Meld, ...]]) -> tuple[DealScore | None, FinishedDeal | None]:
-    bidding = run.bidding
-    if bidding is not None and bidding.is_void and not run.record.tricks:
+    if run.is_void and not run.record.tricks:
         return void_deal_score(), None
     if not run.complete or run.state is None or not run.state.is_over:
         return None, None
@@ -356,16 +419,16 @@ __all__ = ["Report", "validate", "validate_stream", "resolve_rules", "fill_seats
 
 # --- streams ------------------------------------------------------------------
 
-CHUNK = 256  # records a worker validates per task
+CHUNK = 400  # records a worker validates per task, about
 
 
 def validate_stream(source: Any, rules: Rules | str | None = None, jobs: int = 1, *,
                     repair: bool = True, chunk: int = CHUNK) -> Iterator[Report]:
     """A report per record of ``source`` (text, bytes, a path or a stream), in input order.
 
-    With ``jobs > 1`` the records are split here and sent to worker processes as raw
-    text, ``chunk`` at a time; at most ``2 * jobs`` chunks are in flight, so memory
-    stays flat whatever the size of the file.
+    With ``jobs > 1`` the file goes to worker processes in chunks of whole records,
+    about ``chunk`` records of a usual size each (``replayer.parallel``); at most
+    ``2 * jobs`` chunks are in flight, so memory stays flat whatever the file size.
     """
     if isinstance(rules, str):
         rules = Rules.parse(rules)
@@ -373,24 +436,4 @@ def validate_stream(source: Any, rules: Rules | str | None = None, jobs: int = 1
         for parsed in parse(source):
             yield validate(parsed, rules, repair=repair)
         return
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with context.Pool(jobs) as pool:
-        pending: deque = deque()
-        batch: list[RawRecord] = []
-        for raw in split_records(source):
-            batch.append(raw)
-            if len(batch) >= chunk:
-                pending.append(pool.apply_async(_validate_batch, (batch, rules, repair)))
-                batch = []
-                while len(pending) > 2 * jobs:
-                    yield from pending.popleft().get()
-        if batch:
-            pending.append(pool.apply_async(_validate_batch, (batch, rules, repair)))
-        while pending:
-            yield from pending.popleft().get()
-
-
-def _validate_batch(batch: list[RawRecord], rules: Rules | None, repair: bool) -> list[Report]:
-    """In a worker: parse and validate records split by the parent process."""
-    return [validate(read_raw(raw), rules, repair=repair) for raw in batch]
+    yield from run_pool(source, rules, jobs, repair, validate, Report, chunk * RECORD_BYTES)

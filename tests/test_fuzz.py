@@ -40,6 +40,7 @@ def check(data: bytes) -> None:
     for result in parse(io.BytesIO(data)):
         if result.record is None:
             assert len(result.errors) == 1 and isinstance(result.errors[0], RecordSyntaxError)
+            assert "\n" not in result.errors[0].problem  # messages stay on one line
             assert result.errors[0].line >= result.source.first_line
             str(result.errors[0])
         else:

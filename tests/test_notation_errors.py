@@ -7,7 +7,7 @@ import pickle
 
 import pytest
 
-from notation import (DealError, EncodingError, LimitError, NotationError, RecordSyntaxError, parse,
+from notation import (DealError, Pos, EncodingError, LimitError, NotationError, RecordSyntaxError, parse,
                       parse_record)
 from notation.scan import MAX_LINE
 from notation_samples import CLASSIC, COINCHE, PARTIAL
@@ -64,7 +64,7 @@ def test_error_message_shows_the_line_with_a_caret():
 
 
 def test_errors_are_value_errors_and_notation_errors_and_pickle():
-    error = error_of("hand N AS")
+    error = error_of("hand N")
     assert isinstance(error, DealError) and isinstance(error, NotationError) and isinstance(error, ValueError)
     copy = pickle.loads(pickle.dumps(error))
     assert (type(copy), str(copy), copy.line, copy.column) == (DealError, str(error), 1, 1)
@@ -92,10 +92,16 @@ def test_nine_cards_in_a_hand():
     assert error.problem == "a ninth card in hand N"
 
 
-def test_seven_cards_in_a_hand():
-    error = error_of("\nhand S AS KS QS JH TH 9D 8C")
+def test_a_hand_of_one_to_eight_cards_is_read_the_count_is_the_validators():
+    record = parse_record("hand N AS KS QS JH TH\nhand E 7C {void deal}\nhand\tW\tAH")
+    assert [len(hand.cards) for hand in record.hands] == [5, 1, 1]
+    assert record.hands[1].comments == ("void deal",) and record.hands[2].pos == Pos(3, 1)
+
+
+def test_a_hand_with_no_cards():
+    error = error_of("\nhand S {nothing}")
     assert isinstance(error, DealError) and (error.line, error.column) == (2, 1)
-    assert error.problem == "hand S has 7 cards"
+    assert error.problem == "hand S has no cards"
 
 
 def test_five_hands():
@@ -169,3 +175,21 @@ def test_a_ten_megabyte_line_is_an_error_of_its_record_only():
     assert len(results[0].source.text) < 1000
     assert results[1].source.byte_offset == len(data) - len(PARTIAL.encode())
     assert results[1].source.first_line == 5
+
+
+def test_an_over_long_line_starting_a_record_is_an_error_of_that_record_only():
+    long_record = b'[Event "' + b"x" * (3 * MAX_LINE) + b'"]\nhand N -\n'
+    data = PARTIAL.encode() + b"\n" + long_record + b"\n" + PARTIAL.encode()
+    results = list(parse(io.BytesIO(data)))
+    assert [r.ok for r in results] == [True, False, True]
+    (error,) = results[1].errors
+    line = PARTIAL.count("\n") + 2
+    assert isinstance(error, LimitError) and (error.line, error.column) == (line, MAX_LINE + 1)
+    assert results[1].source.first_line == line and results[2].source.first_line == line + 3
+    assert results[2].source.byte_offset == len(data) - len(PARTIAL.encode())
+
+
+def test_messages_stay_on_one_line():
+    error = error_of('[Event "x\\\n[Site "y"]\n')  # a backslash at the end of a line of tags
+    assert error.problem == 'unexpected "\\" at the end of the line' and error.text == "\\"
+    assert (error.line, error.column) == (1, 10) and str(error).count("\n") == 2

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 
 import pytest
@@ -246,3 +247,54 @@ def test_the_examples_of_docs_notation_md_parse():
     assert len(records) == 3
     assert records[0] == one(CLASSIC) and records[1] == records[2] == one(COINCHE)
     assert str(records[1]) == blocks[1]
+
+
+# --- the fast paths give what the grammar and the word reader give ------------------------------
+
+
+def _outcomes(data: bytes) -> list[tuple]:
+    """Everything a reader's results say: records with every position, errors with their place."""
+    from notation import to_json
+    return [(r.index, r.source.first_line, r.source.byte_offset,
+             None if r.record is None else to_json(r.record, positions=True),
+             [(type(e).__name__, str(e)) for e in r.errors]) for r in parse(data)]
+
+
+@functools.lru_cache(maxsize=1)
+def _corpus() -> list[bytes]:
+    """Every sample file, its canonical rewrite, and damaged copies of the shared records (as the fuzz test)."""
+    import random
+    from pathlib import Path
+
+    from notation import dumps
+    from test_fuzz import SEED_TEXT, mutate
+    samples = sorted(Path(__file__).resolve().parent.parent.joinpath("samples").rglob("*.belote"))
+    corpus = [path.read_bytes() for path in samples]
+    corpus += [dumps([r.record for r in parse(data) if r.ok]).encode() for data in corpus]
+    rng = random.Random(7)
+    corpus += [mutate(rng, SEED_TEXT[rng.randrange(0, 1500):]) for _ in range(1500)]
+    corpus += [dumps([r.record for r in parse(data) if r.ok]).encode() for data in corpus[-1500:]]
+    return corpus
+
+
+def test_fast_paths_agree_with_the_grammar_and_the_word_reader(monkeypatch):
+    from notation import parser, sections
+    corpus = _corpus()
+    fast = [_outcomes(data) for data in corpus]
+    canonical_records = sum(parser._CANONICAL.fullmatch(r.source.text) is not None for data in corpus
+                            for r in parse(data) if r.ok)
+    assert canonical_records > 1000  # the shortcut is taken, and tested, often
+    monkeypatch.setattr(parser, "_read_canonical", lambda text: None)  # every record through Lark
+    monkeypatch.setattr(sections, "_canonical_trick_line", lambda *args: False)  # tricks word by word
+    for data, expected in zip(corpus, fast):
+        assert _outcomes(data) == expected, data
+
+
+def test_every_record_starts_at_its_byte_offset_and_line():
+    for data in _corpus():
+        for result in parse(data):
+            source = result.source
+            assert data[:source.byte_offset].count(b"\n") + 1 == source.first_line
+            first = source.text.split("\n", 1)[0]
+            if result.record is not None and "\r" not in first:
+                assert data[source.byte_offset:].lstrip(b"\xef\xbb\xbf").startswith(first.encode())

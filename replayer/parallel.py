@@ -1,0 +1,180 @@
+"""Validating a file with worker processes, the parent doing as little as it can.
+
+The parent does not split records: it reads the file in blocks and cuts it into
+chunks of whole records at safe points (a blank line followed by a tag pair,
+which always ends a record for ``notation.scan.split_records``). A worker splits,
+parses and validates its chunk with line numbers and byte offsets rebased, and
+sends back each report packed as plain tuples of ints and strings (enums as
+indexes), which pickle and unpickle several times faster than the ``Report``
+objects; the parent unpacks them and numbers the records. Chunks go out in order
+and at most ``2 * jobs`` are in flight, so memory stays flat whatever the file size.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import multiprocessing
+import re
+from collections import deque
+from typing import Any, Callable, Iterator
+
+from notation.cards import SEATS, Denomination, Team
+from notation.parser import read_raw
+from notation.scan import _TAG_START, _blocks, split_records
+
+from .contract import Contract
+from .findings import Finding
+from .rules import Rules
+from .scoring import DealScore, Outcome, SideScore
+
+RECORD_BYTES = 640  # the size of a usual record, to turn a chunk size in records into bytes
+MAX_STRETCH = 1 << 24
+# Where a chunk may end: after a blank line, before a line that starts a tag pair.
+_CUT = re.compile(rb"\n[ \t\r\x0b\x0c]*\n(?=" + _TAG_START.pattern + rb")")
+_TEAMS = (Team.NS, Team.EW)
+_DENOMINATIONS = tuple(Denomination)
+_OUTCOMES = {outcome.value: outcome for outcome in Outcome}
+
+
+def chunks(source: Any, size: int) -> Iterator[tuple[Any, int, int]]:
+    """(data, first line - 1, byte offset) of runs of whole records of ``source``,
+    of ``size`` bytes or a little more each. Should ``MAX_STRETCH`` bytes go by with
+    no place to cut (no blank line before a tag pair), the last item holds, instead
+    of bytes, a stream of the rest of the input, for the parent to read itself."""
+    buffer = b""
+    line = offset = scanned = 0
+    blocks = _blocks(source)
+    for block in blocks:
+        buffer += block
+        while len(buffer) >= size:
+            # the first place to cut past ``size`` (a tag line may have been cut short: look back a little)
+            match = _CUT.search(buffer, max(0, max(size, scanned) - 256))
+            if match is None:
+                scanned = len(buffer)
+                if scanned > MAX_STRETCH:
+                    yield _Rest(buffer, blocks), line, offset
+                    return
+                break
+            data, buffer, scanned = buffer[:match.end()], buffer[match.end():], 0
+            yield data, line, offset
+            line += data.count(b"\n")
+            offset += len(data)
+    if buffer:
+        yield buffer, line, offset
+
+
+class _Rest:
+    """A binary stream of ``head`` then the blocks left."""
+
+    def __init__(self, head: bytes, blocks: Iterator[bytes]) -> None:
+        self._head, self._blocks = head, blocks
+
+    def read(self, size: int = -1) -> bytes:
+        head, self._head = self._head, b""
+        return head or next(self._blocks, b"")
+
+
+def validate_chunk(chunk: tuple[bytes, int, int], rules: Rules | None, repair: bool,
+                   validate: Callable[..., Any]) -> list[tuple]:
+    """Split, parse and validate one chunk in a worker; the reports packed."""
+    return list(_validated(chunk, rules, repair, validate))
+
+
+def _validated(chunk: tuple[Any, int, int], rules: Rules | None, repair: bool,
+               validate: Callable[..., Any]) -> Iterator[tuple]:
+    """The packed reports of a chunk, numbered from 0 within it (the parent numbers
+    them in the file), lines and byte offsets those of the file."""
+    data, line, offset = chunk
+    for raw in split_records(data):
+        raw.first_line += line
+        raw.byte_offset += offset
+        if raw.problem is not None:
+            raw.problem = dataclasses.replace(raw.problem, line=raw.problem.line + line,
+                                              byte_offset=raw.problem.byte_offset + offset)
+        yield pack(validate(read_raw(raw), rules, repair=repair))
+
+
+def run_pool(source: Any, rules: Rules | None, jobs: int, repair: bool, validate: Callable[..., Any],
+             report_class: type, size: int) -> Iterator[Any]:
+    """The reports of ``source`` validated by ``jobs`` worker processes, in input order;
+    ``size``: the bytes of a chunk."""
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    index = 0
+    rest = None
+    with context.Pool(jobs) as pool:
+        pending: deque = deque()
+        for chunk in chunks(source, size):
+            if not isinstance(chunk[0], bytes):  # no place to cut: the parent reads the rest itself
+                rest = chunk
+                break
+            pending.append(pool.apply_async(validate_chunk, (chunk, rules, repair, validate)))
+            while len(pending) > 2 * jobs:
+                for packed in pending.popleft().get():
+                    yield unpack(packed, index, report_class)
+                    index += 1
+        while pending:
+            for packed in pending.popleft().get():
+                yield unpack(packed, index, report_class)
+                index += 1
+    if rest is not None:
+        for packed in _validated(rest, rules, repair, validate):
+            yield unpack(packed, index, report_class)
+            index += 1
+
+
+# --- reports as plain data ------------------------------------------------------
+
+def pack(report: Any) -> tuple:
+    """A ``Report`` as tuples of ints and strings (findings, rare, as they are)."""
+    return (report.index, report.findings, report.rules, report.tags,
+            -1 if report.dealer is None else report.dealer.index, _pack_score(report.score),
+            report.recorded, report.lines, report.unchecked)
+
+
+def unpack(packed: tuple, index: int, report_class: type) -> Any:
+    """The ``Report`` of ``pack``, renumbered as record ``index`` of the file."""
+    local, findings, rules, tags, dealer, score, recorded, lines, unchecked = packed
+    if findings and index != local:
+        findings = tuple(_renumbered(finding, index) for finding in findings)
+    return report_class(index, findings, rules, tags, None if dealer < 0 else SEATS[dealer],
+                        _unpack_score(score), recorded, lines, unchecked)
+
+
+def _renumbered(finding: Finding, index: int) -> Finding:
+    return dataclasses.replace(finding, location=dataclasses.replace(finding.location, record=index))
+
+
+def _pack_score(score: DealScore | None) -> tuple | None:
+    if score is None:
+        return None
+    contract = score.contract
+    return (None if contract is None else (contract.taker.index, _DENOMINATIONS.index(contract.denomination),
+                                           contract.value, contract.capot, contract.generale, contract.doubling),
+            score.outcome.value, _pack_side(score.ns), _pack_side(score.ew), score.contract_value,
+            score.multiplier, _team_index(score.capot), score.litige_hold, _team_index(score.meld_team),
+            score.formula)
+
+
+def _unpack_score(packed: tuple | None) -> DealScore | None:
+    if packed is None:
+        return None
+    contract, outcome, ns, ew, value, multiplier, capot, hold, meld_team, formula = packed
+    if contract is not None:
+        taker, denomination, bid, capot_bid, generale, doubling = contract
+        contract = Contract(SEATS[taker], _DENOMINATIONS[denomination], bid, capot_bid, generale, doubling)
+    return DealScore(contract, _OUTCOMES[outcome], _unpack_side(ns), _unpack_side(ew), value, multiplier,
+                     None if capot < 0 else _TEAMS[capot], hold, None if meld_team < 0 else _TEAMS[meld_team],
+                     formula)
+
+
+def _pack_side(side: SideScore | None) -> tuple | None:
+    return None if side is None else (_TEAMS.index(side.team),) + tuple(side[1:])
+
+
+def _unpack_side(packed: tuple | None) -> SideScore | None:
+    return None if packed is None else SideScore(_TEAMS[packed[0]], *packed[1:])
+
+
+def _team_index(team: Team | None) -> int:
+    return -1 if team is None else _TEAMS.index(team)
