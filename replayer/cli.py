@@ -511,16 +511,8 @@ def generated_records(rng: random.Random, rules: Rules, count: int, event: str =
     while count > 0:
         round_ += 1
         match = generate_match(rng, rules, SEATS[(round_ - 1) % 4], event=event, round_=str(round_))
-        yield from map(_without_short_hands, match.records[:count])
+        yield from match.records[:count]
         count -= len(match.records)
-
-
-def _without_short_hands(record: Record) -> Record:
-    """A void classic deal stops after the first distribution (5 cards a hand), which a hand
-    line cannot hold: such a record is written without its hands (samples/README.md)."""
-    if any(hand.cards is not None and len(hand.cards) != 8 for hand in record.hands):
-        return dataclasses.replace(record, hands=())
-    return record
 
 
 def main() -> None:

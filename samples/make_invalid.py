@@ -14,7 +14,7 @@ from typing import Callable, Iterator
 
 from sample_kit import (CAFE, CLUB, COINCHE_CLUB, LEAGUE, E, N, S, W, Table, calls_of, card_index,
                         declared_belote, deals, dress, file_text, find, head_comment, kinds, league_match,
-                        replace_play, set_tag, state_after, with_result, without_void_hands)
+                        replace_play, set_tag, state_after, with_result)
 
 from notation.cards import PASS, Call, CallKind, Card, Denomination, Seat
 from notation.parser import parse
@@ -323,7 +323,7 @@ def wrong_result() -> Invalid:
 
 
 def match_wrong_score() -> Invalid:
-    records = [without_void_hands(record) for record in league_match().records]
+    records = list(league_match().records)
     ns, ew = records[2].score
     records[2] = set_tag(records[2], "Score", f"{ns + 20}-{ew}")
     return Invalid(file_text(records), (Expect("score-tag-mismatch", ("record", 2)),),
@@ -382,7 +382,7 @@ def taking_turned_suit() -> Invalid:
 def match_over() -> Invalid:
     """The match of 12-match, then one more deal although a side has won."""
     match = league_match()
-    records = [without_void_hands(record) for record in match.records]
+    records = list(match.records)
     dealer = match.deals[-1].dealer.next(Rules.parse("ffb").clockwise)
     extra = find("ffb", lambda d: True, dealer=dealer, start=500)
     records.append(dress(extra, LEAGUE, deal_number=len(records) + 1, score_before=match.totals))

@@ -27,7 +27,7 @@ from make_invalid import INVALID, expected_lines, findings_of, render_expected
 from sample_kit import (CAFE, CLUB, COINCHE_CLUB, FRENCH_SEATS, LENIENT_SOURCES, ONLINE, ROOT, SEOUL, E, N, S, W,
                         calls_of, claim_point, comment_trick, declared_belote, deals, dress, file_text, find,
                         head_comment, kinds, league_match, lenient_text, mark_call, mark_card, set_tag,
-                        strip_seats, with_result, without_void_hands)
+                        strip_seats, with_result)
 from notation.cards import CallKind, Denomination
 from notation.parser import parse_record
 from notation.record import Announcement, Claim, MeldKind, Record
@@ -190,7 +190,7 @@ def sa_ta() -> list[Record]:
 def whole_match() -> list[Record]:
     rules = Rules.parse("ffb")
     match = league_match()
-    records = [without_void_hands(record) for record in match.records]
+    records = list(match.records)
     records[0] = head_comment(records[0], f"Match en {rules.target} points ; la donne tourne vers la droite.")
     last = records[-1]
     records[-1] = head_comment(last, f"Fin du match : {match.totals[0]} à {match.totals[1]}, "

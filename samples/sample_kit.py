@@ -82,17 +82,8 @@ SEOUL = Table("Seoul Belote Meetup", "Seoul", "2026.04.11", ("Kim Min-jun", "Lee
 
 def dress(deal: GeneratedDeal, table: Table, *, deal_number: int = 1, round_: str | None = None,
           score_before: tuple[int, int] = (0, 0)) -> Record:
-    return without_void_hands(deal_record(deal, deal_number=deal_number, score_before=score_before,
-                                          event=table.event, site=table.site, date=table.date,
-                                          round_=round_ or table.round_, players=table.players))
-
-
-def without_void_hands(record: Record) -> Record:
-    """A void classic deal stops at 5 cards a hand, which the parser does not read (it wants 8
-    or "-"): such hands are left out (the taking alone shows the deal was void)."""
-    if record.hands and all(hand.cards is not None and len(hand.cards) == 5 for hand in record.hands):
-        return dataclasses.replace(record, hands=())
-    return record
+    return deal_record(deal, deal_number=deal_number, score_before=score_before, event=table.event,
+                       site=table.site, date=table.date, round_=round_ or table.round_, players=table.players)
 
 
 def set_tag(record: Record, name: str, value: str) -> Record:
