@@ -84,7 +84,7 @@ class Headers:
         return dict(self.tags)
 
 
-_TAG_START = re.compile(rb"[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*\"")
+TAG_START = re.compile(rb"[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*\"")
 TAG_PAIR = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]++|\\["\\])*+)"[ \t]*\]')
 _UNESCAPE = re.compile(r'\\(["\\])')
 _HEAD = re.compile(r"(?:[ \t]*(?:\[|%)[^\n]*\n)*")
@@ -95,7 +95,7 @@ def unescape(value: str) -> str:
     return _UNESCAPE.sub(r"\1", value) if "\\" in value else value
 
 
-def _blocks(source: Input) -> Iterator[bytes]:
+def read_blocks(source: Input) -> Iterator[bytes]:
     """The input as UTF-8 bytes, block by block (a str is encoded; lone surrogates become "?")."""
     if isinstance(source, str):
         yield source.encode("utf-8", "replace")
@@ -121,7 +121,7 @@ def _lines(source: Input, long_sizes: list[int]) -> Iterator[list[bytes]]:
     rest = b""
     skipping = False  # inside an over-long line, dropping bytes until its end
     first = True
-    for block in _blocks(source):
+    for block in read_blocks(source):
         if first:
             first = False
             if block.startswith(b"\xef\xbb\xbf"):
@@ -223,7 +223,7 @@ def split_records(source: Input) -> Iterator[RawRecord]:
                 continue
             if held:
                 if in_comment:  # a blank line inside a comment, unless the comment was never closed
-                    ends = _TAG_START.match(line) is not None
+                    ends = TAG_START.match(line) is not None
                 else:  # a blank line between the tag pairs and the body does not end the record
                     ends = has_body or line.lstrip()[:1] == b"["
                 if ends:

@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterator
 
 from notation.cards import SEATS, Denomination, Team
 from notation.parser import read_raw
-from notation.scan import _TAG_START, _blocks, split_records
+from notation.scan import TAG_START, read_blocks, split_records
 
 from .contract import Contract
 from .findings import Finding
@@ -30,7 +30,7 @@ from .scoring import DealScore, Outcome, SideScore
 RECORD_BYTES = 640  # the size of a usual record, to turn a chunk size in records into bytes
 MAX_STRETCH = 1 << 24
 # Where a chunk may end: after a blank line, before a line that starts a tag pair.
-_CUT = re.compile(rb"\n[ \t\r\x0b\x0c]*\n(?=" + _TAG_START.pattern + rb")")
+_CUT = re.compile(rb"\n[ \t\r\x0b\x0c]*\n(?=" + TAG_START.pattern + rb")")
 _TEAMS = (Team.NS, Team.EW)
 _DENOMINATIONS = tuple(Denomination)
 _OUTCOMES = {outcome.value: outcome for outcome in Outcome}
@@ -43,7 +43,7 @@ def chunks(source: Any, size: int) -> Iterator[tuple[Any, int, int]]:
     of bytes, a stream of the rest of the input, for the parent to read itself."""
     buffer = b""
     line = offset = scanned = 0
-    blocks = _blocks(source)
+    blocks = read_blocks(source)
     for block in blocks:
         buffer += block
         while len(buffer) >= size:
