@@ -172,9 +172,20 @@ UNKNOWN_CARD = "??"
 """Notation of a card that is not known (ISS Skat's ``??``); modelled as ``None``."""
 
 
-def canonical_hand_order(cards: Iterable[Card]) -> tuple[Card, ...]:
-    """Suits S H D C, ranks descending in natural order (A K Q J T 9 8 7)."""
-    return tuple(sorted(cards, key=lambda c: (c.suit.index, -c.rank.index)))
+# Sort keys of the canonical hand order, by id(): the 32 cards are interned, and
+# hashing a Card would hash two enums. An unknown card (None) sorts last.
+HAND_KEYS: dict[int, int] = {id(card): card.suit.index * 8 + 7 - card.rank.index for card in _CARDS}
+HAND_KEYS[id(None)] = 32
+
+
+def hand_sort_key(card: Card | None) -> int:
+    key = HAND_KEYS.get(id(card))
+    return key if key is not None else card.suit.index * 8 + 7 - card.rank.index  # type: ignore[union-attr]
+
+
+def canonical_hand_order(cards: Iterable[Card | None]) -> tuple[Card | None, ...]:
+    """Suits S H D C, ranks descending in natural order (A K Q J T 9 8 7), unknown cards last."""
+    return tuple(sorted(cards, key=hand_sort_key))
 
 
 class Team(enum.Enum):

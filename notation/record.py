@@ -14,7 +14,7 @@ import enum
 import re
 from dataclasses import dataclass, field
 
-from .cards import ALL_CARDS, Call, Card, Seat
+from .cards import Call, Card, Seat, canonical_hand_order
 
 ANNOTATIONS: tuple[str, ...] = ("!!", "??", "!?", "?!", "!", "?")
 """Annotation glyphs, as in PGN: good, mistake, brilliant, blunder, interesting, dubious."""
@@ -28,22 +28,6 @@ TAG_ROSTER: tuple[str, ...] = ("Event", "Site", "Date", "Round", "Deal", "North"
 
 _ROSTER_RANK = {name: i for i, name in enumerate(TAG_ROSTER)}
 _OTHER = len(TAG_ROSTER)
-
-
-def hand_order(cards: tuple[Card | None, ...] | list[Card | None]) -> tuple[Card | None, ...]:
-    """Suits S H D C, ranks A K Q J T 9 8 7, unknown cards (``None``) last."""
-    return tuple(sorted(cards, key=_hand_key))
-
-
-_HAND_KEY = {id(card): card.suit.index * 8 + 7 - card.rank.index for card in ALL_CARDS}
-
-
-def _hand_key(card: Card | None) -> int:
-    # By id(): the 32 cards are interned, and hashing a Card would hash two enums.
-    if card is None:
-        return 99
-    key = _HAND_KEY.get(id(card))
-    return key if key is not None else card.suit.index * 8 + 7 - card.rank.index
 
 
 class MeldKind(enum.Enum):
@@ -118,7 +102,7 @@ class Hand:
         # Held in canonical order (unknown cards last) so that equality ignores
         # the order in which a transcriber wrote the cards.
         if self.cards is not None:
-            object.__setattr__(self, "cards", hand_order(self.cards))
+            object.__setattr__(self, "cards", canonical_hand_order(self.cards))
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,9 +14,9 @@ from dataclasses import fields
 
 from lark import Token
 
-from .cards import ALL_CARDS, Call, CallKind, Card, Seat
+from .cards import ALL_CARDS, HAND_KEYS, Call, CallKind, Card, Seat, canonical_hand_order
 from .errors import RecordSyntaxError
-from .record import CallEntry, CardEntry, Hand, MeldKind, Pos, Trick, hand_order
+from .record import CallEntry, CardEntry, Hand, MeldKind, Pos, Trick
 
 context = threading.local()
 """``line_offset``: the lines of the file before the record being parsed (set by the parser)."""
@@ -89,16 +89,13 @@ def call_entry(call, seat, annotation, comments, pos, _slots=_CALL_SLOTS) -> Cal
     return entry
 
 
-_HAND_KEY = {id(card): key for card, key in zip(hand_order(ALL_CARDS), range(32))} | {id(None): 32}
-
-
 def make_hand(seat, cards, comments, pos, _slots=_HAND_SLOTS) -> Hand:
     """A ``Hand`` whose cards (a list, or None) are put in canonical order, as ``Hand.__post_init__`` does."""
     hand = _new(Hand)
     _slots[0](hand, seat)
     if cards is not None:
-        keys = [_HAND_KEY.get(id(card), -1) for card in cards]  # -1: a card not interned (not from parse)
-        cards = tuple(cards) if -1 not in keys and keys == sorted(keys) else hand_order(cards)
+        keys = [HAND_KEYS.get(id(card), -1) for card in cards]  # -1: a card not interned (not from parse)
+        cards = tuple(cards) if -1 not in keys and keys == sorted(keys) else canonical_hand_order(cards)
     _slots[1](hand, cards)
     _slots[2](hand, comments)
     _slots[3](hand, pos)
