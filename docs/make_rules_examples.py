@@ -94,7 +94,7 @@ def example(profile: str) -> str:
         lines.append(f"Turned card: {deal.turned.pretty()}.")
     word = "Taking" if deal.turned is not None else "Auction"
     lines.append(f"{word}: " + ", ".join(f"{seat} {_call(call)}" for seat, call in deal.calls) + ".")
-    lines.append(f"Contract: {_contract(contract)}.")
+    lines.append(f"Contract: {contract.pretty()}.")
     if deal.announcements:
         outcome = score_melds(dict(deal.melds), contract.denomination, _first_leader(deal), rules)
         shown = "; ".join(f"{a.seat} {a.kind} {_cards(a.cards)}" for a in deal.announcements)
@@ -111,19 +111,6 @@ def example(profile: str) -> str:
         lines.append(f"| {number} | {cards} | {played.winner} | {played.points} |")
     lines += ["", "Score:", ""] + [f"- {line}" for line in deal.score.lines()]
     return "\n".join(lines)
-
-
-def _contract(contract) -> str:
-    if contract.generale:
-        level = f"générale {contract.denomination.pretty()}"
-    elif contract.capot:
-        level = f"capot {contract.denomination.pretty()}"
-    elif contract.value is not None:
-        level = f"{contract.value} {contract.denomination.pretty()}"
-    else:
-        level = contract.denomination.pretty()
-    doubled = ("", ", coinched", ", surcoinched")[contract.doubling]
-    return f"{level}{doubled}, taken by {contract.taker.full_name}"
 
 
 def _first_leader(deal: GeneratedDeal) -> Seat:

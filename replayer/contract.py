@@ -42,14 +42,22 @@ class Contract:
             return rules.capot_value
         return self.value or 0
 
-    def __str__(self) -> str:
+    def _level(self, denomination: str, space: str, generale: str) -> str:
         if self.generale:
-            level = f"generale{self.denomination}"
-        elif self.capot:
-            level = f"capot{self.denomination}"
-        elif self.value is not None:
-            level = f"{self.value}{self.denomination}"
-        else:
-            level = str(self.denomination)
+            return f"{generale}{space}{denomination}"
+        if self.capot:
+            return f"capot{space}{denomination}"
+        if self.value is not None:
+            return f"{self.value}{space}{denomination}"
+        return denomination
+
+    def pretty(self) -> str:
+        """For people: ``110 ♥, coinched, taken by North``."""
+        level = self._level(self.denomination.pretty(), " ", "générale")
+        doubled = ("", ", coinched", ", surcoinched")[self.doubling]
+        return f"{level}{doubled}, taken by {self.taker.full_name}"
+
+    def __str__(self) -> str:
+        level = self._level(str(self.denomination), "", "generale")
         suffix = ("", " coinche", " surcoinche")[self.doubling]
         return f"{level}{suffix} by {self.taker}"
