@@ -5,7 +5,10 @@
 Writes a file of generated records (every profile; ``--distinct`` different deals
 repeated to ``--records``), then times: parsing alone, parse + validate with
 ``jobs=1``, with ``jobs=N`` (and the CPU time of the parent and of the workers),
-and validating records parsed beforehand. Prints records/s, the speed-up, the load,
+validating records parsed beforehand, and the parent's own work per record with
+workers (unpickling and unpacking their reports, timed alone: the figure that bounds
+the speed-up on two cores, and one that a busy machine does not blur). Prints
+records/s, the speed-up, the load,
 and the resident memory at 10 % and at 100 % of the stream (flat memory means the
 two are close whatever the file size), and what a pure CPU loop gains with the same
 number of processes (the ceiling when other programs share the cores).
@@ -30,7 +33,8 @@ from notation.cards import SEATS  # noqa: E402
 from notation.parser import parse  # noqa: E402
 from replayer.generator import generate_record  # noqa: E402
 from replayer.rules import PROFILES, Rules  # noqa: E402
-from replayer.validator import validate, validate_stream  # noqa: E402
+from replayer.parallel import RECORD_BYTES, chunks, unpack, validate_chunk  # noqa: E402
+from replayer.validator import CHUNK, new_report, validate, validate_stream  # noqa: E402
 
 
 def rss_mb() -> float:
@@ -100,6 +104,32 @@ def validate_only(path: Path, count: int) -> None:
           f"({best / count * 1e6:.0f} us a record over {count:,})")
 
 
+def parent_only(path: Path, count: int) -> None:
+    """The parent's work per record with worker processes, alone: unpickle the packed
+    reports of a chunk as the pool's result thread does, unpack them, read ``ok``.
+    CPU time of this process, best of 3, over the chunks of the first ``count`` records."""
+    from multiprocessing.reduction import ForkingPickler
+
+    blobs, seen = [], 0
+    for chunk in chunks(path.open("rb"), CHUNK * RECORD_BYTES):
+        packed = validate_chunk(chunk, None, True, validate)
+        blobs.append(bytes(ForkingPickler.dumps(packed)))
+        seen += len(packed)
+        if seen >= count:
+            break
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        index = 0
+        for blob in blobs:
+            for packed in ForkingPickler.loads(blob):
+                unpack(packed, index, new_report).ok
+                index += 1
+        best = min(best, time.process_time() - start)
+    print(f"{'parent work alone (CPU)':<34} {best:7.2f} s  {seen / best:9,.0f} records/s   "
+          f"({best / seen * 1e6:.1f} us a record over {seen:,}; {sum(map(len, blobs)) / seen:.0f} bytes pickled)")
+
+
 def run_stream(path: Path, jobs: int, records: int, marks: list[float]) -> int:
     seen = errors = 0
     with open(path, "rb") as stream:
@@ -140,6 +170,7 @@ def main() -> None:
               f"workers {workers:.2f} s in all; jobs=1 took {args.records / one:.2f} s")
         print(f"speed-up with {args.jobs} jobs: {many / one:.2f}x "
               f"(a pure CPU loop gains {available_speedup(args.jobs):.2f}x on this machine now)")
+        parent_only(path, min(args.records, 5_000))
         validate_only(path, min(args.records, 5_000))  # last: the parsed records stay in this process's memory
 
 

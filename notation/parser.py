@@ -21,10 +21,11 @@ from lark.exceptions import UnexpectedInput
 
 from .diagnose import describe_failure
 from .errors import EncodingError, LimitError, RecordSyntaxError
+from .exported import read_plain_tags
 from .record import Record, Source
 from .scan import Input, RawRecord, split_records
 from .sections import SectionBuilder
-from .words import Problem, comment_text, context
+from .words import Problem, comment_text, context, make_source
 
 _BUILDER = SectionBuilder()
 _PARSER = Lark.open("belote.lark", rel_to=__file__, parser="lalr", transformer=_BUILDER)
@@ -70,7 +71,11 @@ def _read_canonical(text: str) -> Record | None:
             sections[name] = _Section(value, line)
     build = _BUILDER
     comments = [comment_text(comment[1:-1]) for comment in match["comments"].split("\n")[:-1]]
-    head = build.head(([sections["tags"]] if "tags" in sections else []) + comments)
+    tags = sections.get("tags")
+    if tags is not None and "\\" not in tags.value:  # the regex above checked the tag lines: no escape, plain
+        head = (tuple(read_plain_tags(tags.value)), tuple(comments))
+    else:
+        head = build.head(([tags] if tags is not None else []) + comments)
     hands = build.hands([sections["hands"]] if "hands" in sections else [])
     turned = build.turned([sections["turned"]]) if "turned" in sections else None
     bidding = (build.taking([sections["taking"]]) if "taking" in sections else
@@ -96,6 +101,23 @@ class ParseResult:
     @property
     def ok(self) -> bool:
         return self.record is not None and not self.errors
+
+
+class _ParseResultDraft:
+    """Builds a ``ParseResult`` at the cost of plain stores (see the drafts of ``words.py``)."""
+
+    __slots__ = ("index", "record", "errors", "source")
+
+    def __init__(self, index: int, record: Record | None, errors: tuple[RecordSyntaxError, ...],
+                 source: Source) -> None:
+        self.index = index
+        self.record = record
+        self.errors = errors
+        self.source = source
+        self.__class__ = ParseResult  # type: ignore[assignment]
+
+
+assert _ParseResultDraft.__slots__ == tuple(ParseResult.__dataclass_fields__), "update _ParseResultDraft"
 
 
 def parse(source: Input) -> Iterator[ParseResult]:
@@ -131,7 +153,7 @@ def parse_record(text: str) -> Record:
 
 def read_raw(raw: RawRecord) -> ParseResult:
     """Parse one record as cut by the splitter."""
-    source = Source(raw.text, raw.first_line, raw.last_line, raw.index, raw.byte_offset)
+    source = make_source(raw.text, raw.first_line, raw.last_line, raw.index, raw.byte_offset)
     if raw.problem is not None:
         return ParseResult(raw.index, None, (_reading_error(raw),), source)
     text = raw.grammar_text()
@@ -143,7 +165,7 @@ def read_raw(raw: RawRecord) -> ParseResult:
     except (Problem, UnexpectedInput) as exc:
         return ParseResult(raw.index, None, (_syntax_error(exc, raw, text),), source)
     object.__setattr__(record, "source", source)
-    return ParseResult(raw.index, record, (), source)
+    return _ParseResultDraft(raw.index, record, (), source)  # type: ignore[return-value]
 
 
 def _source_line(raw: RawRecord, line: int) -> str:

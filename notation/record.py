@@ -13,6 +13,7 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass, field
+from typing import Iterable
 
 from .cards import Call, Card, Seat, canonical_hand_order
 
@@ -156,16 +157,9 @@ class Record:
     turned_pos: Pos | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        # Tags in export order (the roster, then the others as given) and hands
-        # in seat order, so that a record equals the parse of its own export.
-        tags = tuple(self.tags)
-        if any(_ROSTER_RANK.get(a[0], _OTHER) > _ROSTER_RANK.get(b[0], _OTHER) for a, b in zip(tags, tags[1:])):
-            tags = tuple(sorted(tags, key=lambda pair: _ROSTER_RANK.get(pair[0], _OTHER)))
-        object.__setattr__(self, "tags", tags)
-        hands = tuple(self.hands)
-        if any(a.seat.index > b.seat.index for a, b in zip(hands, hands[1:])):
-            hands = tuple(sorted(hands, key=lambda hand: hand.seat.index))
-        object.__setattr__(self, "hands", hands)
+        # Tags in export order and hands in seat order, so that a record equals the parse of its own export.
+        object.__setattr__(self, "tags", tags_in_export_order(self.tags))
+        object.__setattr__(self, "hands", hands_in_seat_order(self.hands))
 
     # --- tags -----------------------------------------------------------------
 
@@ -223,6 +217,19 @@ class Record:
         from .writer import write_record
 
         return write_record(self)
+
+
+def tags_in_export_order(tags: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """The roster's tags in roster order, then the others as given (a stable sort, done only when needed)."""
+    tags = tuple(tags)
+    ranks = [_ROSTER_RANK.get(pair[0], _OTHER) for pair in tags]
+    return tags if ranks == sorted(ranks) else tuple(sorted(tags, key=lambda pair: _ROSTER_RANK.get(pair[0], _OTHER)))
+
+
+def hands_in_seat_order(hands: Iterable[Hand]) -> tuple[Hand, ...]:
+    hands = tuple(hands)
+    seats = [hand.seat.index for hand in hands]
+    return hands if seats == sorted(seats) else tuple(sorted(hands, key=lambda hand: hand.seat.index))
 
 
 _SCORE_PAIR = re.compile(r"^\s*(-?\d+)\s*-\s*(-?\d+)\s*$")

@@ -84,6 +84,25 @@ class Headers:
         return dict(self.tags)
 
 
+class _HeadersDraft:
+    """Builds a ``Headers`` without its frozen ``__init__`` (one store per field, a third of the cost):
+    a plain class with the same slots, turned into ``Headers`` once filled (CPython allows it)."""
+
+    __slots__ = ("index", "tags", "first_line", "last_line", "byte_offset", "ok")
+
+    def __init__(self, index: int, tags: tuple[tuple[str, str], ...], first_line: int, last_line: int,
+                 byte_offset: int, ok: bool) -> None:
+        self.index = index
+        self.tags = tags
+        self.first_line = first_line
+        self.last_line = last_line
+        self.byte_offset = byte_offset
+        self.ok = ok
+        self.__class__ = Headers  # type: ignore[assignment]
+
+
+assert _HeadersDraft.__slots__ == tuple(Headers.__dataclass_fields__), "update _HeadersDraft with Headers"
+
 TAG_START = re.compile(rb"[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*\"")
 TAG_PAIR = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]++|\\["\\])*+)"[ \t]*\]')
 _UNESCAPE = re.compile(r'\\(["\\])')
@@ -279,8 +298,9 @@ def _long_line(line: bytes, size: int, long_sizes: list[int], line_number: int,
 # spaces leaves a blank line in a stretch, which then goes to the line splitter.
 _BOUNDARY = re.compile(rb'\n\n(?:[ \t\r\x0b\x0c]*\n)*(?=[ \t]{0,40}\[[ \t]{0,40}[A-Za-z0-9_]{1,40}[ \t]{0,40}")')
 _TAG_LINES = re.compile(rb"(?:[ \t]*\[[^\n]*\n)+")
-_PLAIN_TAG_LINES = re.compile(rb'(?:\[[A-Za-z0-9_]+ "[^"\\\n]*"\]\n)+')  # one `[Name "value"]` a line
 _BLANK_LINES = re.compile(rb"(?:[ \t]*\n)*")
+# Plain tag lines not followed by another tag line, then blank lines not followed by "[": group 1 is the head.
+_PLAIN_HEAD = re.compile(rb'((?:\[[A-Za-z0-9_]+ "[^"\\\n]*"\]\n)++)(?![ \t]*\[)(?:[ \t]*\n)*+(?![ \t]*\[)')
 _BLANK_LINE = re.compile(rb"\n[ \t]*\n")
 _OPEN_BRACKET = re.compile(rb"[ \t]*\[")
 _HANDOFF = MAX_RECORD + MAX_LINE + 4 * BLOCK  # bytes without a cut: the line splitter takes the rest
@@ -310,10 +330,11 @@ def scan_headers(source: Input) -> Iterator[Headers]:
             headers = _plain_headers(buffer[start:end], index, line, offset + start, clean)
             if headers is None:
                 index = yield from _split_headers(split_records(buffer[start:end]), index, line, offset + start)
-            else:  # most records: no generator in between
+                line += buffer.count(b"\n", start, cut.end())
+            else:  # most records: no generator in between, and the record's lines are already counted
                 yield headers
                 index += 1
-            line += buffer.count(b"\n", start, cut.end())
+                line = headers.last_line + 1 + buffer.count(b"\n", end, cut.end())
             start = cut.end()
         buffer, offset = buffer[start:], offset + start
         if len(buffer) > _HANDOFF:
@@ -353,17 +374,17 @@ def _plain_headers(data: bytes, index: int, line: int, offset: int, clean: bool)
     """The headers of ``data`` if it is one plain record, else None."""
     if len(data) > MAX_LINE or not clean and _odd(data):
         return None
-    plain = _PLAIN_TAG_LINES.match(data)
-    if plain is not None and not _OPEN_BRACKET.match(data, plain.end()):
-        head_end = plain.end()
+    plain = _PLAIN_HEAD.match(data)
+    if plain is not None:  # the common case: the checks below in one match
+        head_end, body = plain.end(1), plain.end()
     else:
-        plain, tags = None, _TAG_LINES.match(data)
+        tags = _TAG_LINES.match(data)
         if tags is None:
             return None
         head_end = tags.end()
-    body = _BLANK_LINES.match(data, head_end).end()
-    if body > head_end and _OPEN_BRACKET.match(data, body):  # "[" after a blank line starts a record
-        return None
+        body = _BLANK_LINES.match(data, head_end).end()
+        if body > head_end and _OPEN_BRACKET.match(data, body):  # "[" after a blank line starts a record
+            return None
     if _BLANK_LINE.search(data, body - 1):  # a blank line in the body ends a record, or not, in a comment
         return None
     if not clean and not data.isascii():
@@ -378,7 +399,7 @@ def _plain_headers(data: bytes, index: int, line: int, offset: int, clean: bool)
     else:
         pairs = _tags(head)
     last = line + data.count(b"\n") - (data[-1] == 10)
-    return Headers(index, pairs, line, last, offset, True)
+    return _HeadersDraft(index, pairs, line, last, offset, True)  # type: ignore[return-value]
 
 
 def _odd(data: bytes) -> bool:

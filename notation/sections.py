@@ -19,17 +19,18 @@ from .cards import Card, CallKind, Seat
 from .errors import DealError
 from .record import Announcement, CallEntry, CardEntry, Claim, Hand, Pos, Record, Trick
 from .scan import unescape
-from .words import (A_CARD, A_SEAT, AUCTION_CALL, AUCTION_KINDS, CANONICAL_TRICK, CARD_SLOTS, CARDS, END_OF_LINE,
-                    INVALID, MELDS, NUMBER, POS_SLOTS, SEATS, TAKING_CALL, TAKING_KINDS, WORD, Problem, Where, cached,
-                    call_cache, call_entry, card_cache, card_entry, comment_text, context, make_hand, make_pos,
-                    make_trick, played_cache, read_call, read_card, read_played, unexpected)
+from .exported import read_plain_announces, read_plain_calls, read_plain_hands, read_plain_tags
+from .exported import read_plain_trick_line as _canonical_trick_line
+from .words import (A_CARD, A_SEAT, AUCTION_CALL, AUCTION_KINDS, END_OF_LINE, INVALID, MELDS, NUMBER, SEATS,
+                    TAKING_CALL, TAKING_KINDS, WORD, Problem, Where, cached, call_cache, call_entry, card_cache,
+                    card_entry, comment_text, context, make_hand, make_pos, make_record, make_trick, played_cache,
+                    read_call, read_card, read_played, unexpected)
 
 # --- tag pairs ---------------------------------------------------------------------------------
 
 _TAG_ITEM = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]++|\\["\\])*+)"[ \t]*\]'
                        r"|\{([^}]*)\}|;([^\n]*)|\s+|(\S)")
 _TAG_NAME = re.compile(r"\[[ \t]*([A-Za-z0-9_]*)[ \t]*")
-_PLAIN_TAG = re.compile(r'\[([A-Za-z0-9_]++) "([^"\\\n]*+)"\]')
 _PLAIN_TAG_LINES = re.compile(r'\[[A-Za-z0-9_]++ "[^"\\\n]*+"\](?:\n\[[A-Za-z0-9_]++ "[^"\\\n]*+"\])*+')
 
 
@@ -82,8 +83,8 @@ class SectionBuilder(Transformer):
                 comments.append(child)
                 continue
             value = child.value
-            if _PLAIN_TAG_LINES.fullmatch(value) is not None:  # the export form: one findall
-                tags.extend(_PLAIN_TAG.findall(value))
+            if _PLAIN_TAG_LINES.fullmatch(value) is not None:  # the export form
+                tags.extend(read_plain_tags(value))
                 continue
             for m in _TAG_ITEM.finditer(value):
                 kind = m.lastindex  # the value's group (2) closes last in a tag pair
@@ -96,6 +97,11 @@ class SectionBuilder(Transformer):
         return tuple(tags), tuple(comments)
 
     def hands(self, children: list) -> tuple[Hand, ...]:
+        if len(children) == 1:
+            token = children[0]
+            plain = read_plain_hands(token.value, token.line + context.line_offset, token.column)
+            if plain is not None:
+                return plain
         hands: list[list] = []  # [seat, cards or None, comments, pos, [(card, token, offset or None)]]
         for child in children:
             if type(child) is str:
@@ -117,6 +123,11 @@ class SectionBuilder(Transformer):
         return "auction", _read_calls(children, AUCTION_KINDS, AUCTION_CALL)
 
     def announces(self, children: list) -> tuple[Announcement, ...]:
+        if len(children) == 1:
+            token = children[0]
+            plain = read_plain_announces(token.value, token.line + context.line_offset, token.column)
+            if plain is not None:
+                return plain
         found: list[list] = []  # [seat, kind, cards, annotation, comments, pos]
         for child in children:
             if type(child) is str:
@@ -144,9 +155,8 @@ class SectionBuilder(Transformer):
         turned_card, turned_pos, turned_comments = turned if turned is not None else (None, None, ())
         taking = bidding[1] if bidding is not None and bidding[0] == "taking" else None
         auction = bidding[1] if bidding is not None and bidding[0] == "auction" else None
-        return Record(tags=tags, comments=comments, hands=hands, turned=turned_card, taking=taking,
-                      auction=auction, announcements=announcements, tricks=tricks, claim=claim,
-                      stopped=stopped, turned_comments=turned_comments, turned_pos=turned_pos)
+        return make_record(tags, comments, hands, turned_card, taking, auction, announcements, tricks, claim, stopped,
+                           turned_comments, turned_pos)
 
 
 # --- sections ----------------------------------------------------------------------------------
@@ -287,6 +297,10 @@ def _check_deal(hands: list[list]) -> tuple[Hand, ...]:
 def _read_calls(children: list, allowed: frozenset[CallKind], expected: str) -> tuple[CallEntry, ...]:
     """The calls after ``taking`` or ``auction``, over one or more lines."""
     token = children[0]
+    if len(children) == 1:
+        plain = read_plain_calls(token.value, token.line + context.line_offset, token.column, allowed)
+        if plain is not None:
+            return plain
     where = Where(token)
     entries: list[list] = []  # [call, seat, annotation, comments, pos]
     waiting: list[str] = []  # comments before the first call belong to it
@@ -359,8 +373,9 @@ def _end_announce_line(entry: list, state: str, where: Where, offset: int) -> No
 def _read_tricks(token: Token) -> tuple[Trick, ...]:
     """The play: one trick per line, ``[n.] [seat:]card[annotation] [belote|rebelote] {comment} ...``.
 
-    Lines without comments or tabs take a fast path; from the first other
-    line on, the play is read word by word.
+    Lines in export form are read by ``exported.py``, other lines without
+    comments or tabs by a fast path; from the first other line on, the play
+    is read word by word.
     """
     value = token.value
     tricks: list[Trick] = []
@@ -368,51 +383,15 @@ def _read_tricks(token: Token) -> tuple[Trick, ...]:
     if offset == 0 or value[4:offset].strip():
         return _read_tricks_slowly(token, 0, tricks)
     line_number = token.line + context.line_offset + 1
-    while offset < len(value):
-        end = value.find("\n", offset)
-        if end < 0:
-            end = len(value)
-        if not _canonical_trick_line(value, offset, end, line_number, tricks):
-            line = value[offset:end]
-            if "{" in line or ";" in line or "\t" in line or not _fast_trick_line(line, line_number, tricks):
-                return _read_tricks_slowly(token, offset, tricks)
-        offset, line_number = end + 1, line_number + 1
+    lines = value[offset:].split("\n")
+    if value.endswith("\n"):
+        lines.pop()
+    for line in lines:
+        if not _canonical_trick_line(line, line_number, tricks) and (
+                "{" in line or ";" in line or "\t" in line or not _fast_trick_line(line, line_number, tricks)):
+            return _read_tricks_slowly(token, offset, tricks)
+        offset, line_number = offset + len(line) + 1, line_number + 1
     return tuple(tricks)
-
-
-def _canonical_trick_line(value: str, start: int, end: int, line_number: int, tricks: list[Trick],
-                          _new=object.__new__) -> bool:
-    """Read a trick line in export form (``2. E:KD S:AH! W:7D N:8C ; text``) with one regex; False if it is not.
-
-    The hottest loop of the reader: ``card_entry`` and ``make_pos`` are inlined.
-    """
-    match = CANONICAL_TRICK.fullmatch(value, start, end)
-    if match is None or int(match.group(1)) != len(tricks) + 1:
-        return False
-    groups = match.groups()
-    plays = []
-    set_card, set_seat, set_declaration, set_annotation, set_comments, set_pos = CARD_SLOTS
-    set_line, set_column = POS_SLOTS
-    for group in (2, 6, 10, 14):  # seat, card, annotation, declaration of each card
-        card = groups[group]
-        if card is None:
-            break
-        seat = groups[group - 1]
-        pos = _new(Pos)
-        set_line(pos, line_number)
-        set_column(pos, match.start(group + 1) - start + 1)
-        entry = _new(CardEntry)
-        set_card(entry, CARDS[card])
-        set_seat(entry, SEATS[seat] if seat else None)
-        set_declaration(entry, groups[group + 2])
-        set_annotation(entry, groups[group + 1])
-        set_comments(entry, ())
-        set_pos(entry, pos)
-        plays.append(entry)
-    comment = groups[17]
-    tricks.append(make_trick(tuple(plays), () if comment is None else (comment_text(comment),),
-                             make_pos(line_number, 1)))
-    return True
 
 
 def _fast_trick_line(line: str, line_number: int, tricks: list[Trick]) -> bool:

@@ -16,7 +16,8 @@ from lark import Token
 
 from .cards import ALL_CARDS, HAND_KEYS, Call, CallKind, Card, Seat, canonical_hand_order
 from .errors import RecordSyntaxError
-from .record import CallEntry, CardEntry, Hand, MeldKind, Pos, Trick
+from .record import (Announcement, CallEntry, CardEntry, Claim, Hand, MeldKind, Pos, Record, Source, Trick,
+                     hands_in_seat_order, tags_in_export_order)
 
 context = threading.local()
 """``line_offset``: the lines of the file before the record being parsed (set by the parser)."""
@@ -45,69 +46,150 @@ def unexpected(pos: Pos, word: str, expected: str) -> Problem:
 
 # --- values built without their dataclass __init__ -----------------------------------------
 
-_new = object.__new__
 _FIELDS = {CardEntry: ("card", "seat", "declaration", "annotation", "comments", "pos"),
            CallEntry: ("call", "seat", "annotation", "comments", "pos"),
-           Trick: ("plays", "comments", "pos"), Pos: ("line", "column"), Hand: ("seat", "cards", "comments", "pos")}
+           Trick: ("plays", "comments", "pos"), Pos: ("line", "column"), Hand: ("seat", "cards", "comments", "pos"),
+           Source: ("text", "first_line", "last_line", "index", "byte_offset"),
+           Record: ("tags", "comments", "hands", "turned", "taking", "auction", "announcements", "tricks", "claim",
+                    "stopped", "source", "turned_comments", "turned_pos")}
 for _cls, _names in _FIELDS.items():  # fail loudly if the model changes under the fast path
-    assert tuple(f.name for f in fields(_cls)) == _names, f"update sections._FIELDS for {_cls.__name__}"
+    assert tuple(f.name for f in fields(_cls)) == _names, f"update words._FIELDS for {_cls.__name__}"
+
+# A frozen dataclass sets each field through ``object.__setattr__``, and even slot descriptors cost a
+# C call per field.  A "draft" is a plain class with the very same slots: its ``__init__`` fills them
+# at the speed of ordinary attribute stores, then turns the object into the model class (CPython
+# allows ``__class__`` assignment between classes of identical slot layout).  Calling a draft
+# class thus returns a finished, frozen model value, in about half the time; a "blank" (a draft
+# without ``__init__``, filled inline by the caller) saves the call too.
 
 
-# Each slot set through its own descriptor: a quarter faster than ``object.__setattr__`` by name.
-POS_SLOTS = _POS_LINE, _POS_COLUMN = tuple(Pos.__dict__[name].__set__ for name in _FIELDS[Pos])
-CARD_SLOTS = tuple(CardEntry.__dict__[name].__set__ for name in _FIELDS[CardEntry])
-_CALL_SLOTS = tuple(CallEntry.__dict__[name].__set__ for name in _FIELDS[CallEntry])
-_TRICK_SLOTS = tuple(Trick.__dict__[name].__set__ for name in _FIELDS[Trick])
-_HAND_SLOTS = tuple(Hand.__dict__[name].__set__ for name in _FIELDS[Hand])
+class _PosDraft:
+    __slots__ = _FIELDS[Pos]
+
+    def __init__(self, line: int, column: int) -> None:
+        self.line = line
+        self.column = column
+        self.__class__ = Pos  # type: ignore[assignment]
 
 
-def make_pos(line: int, column: int) -> Pos:
-    pos = _new(Pos)
-    _POS_LINE(pos, line)
-    _POS_COLUMN(pos, column)
-    return pos
+class _CardEntryDraft:
+    __slots__ = _FIELDS[CardEntry]
+
+    def __init__(self, card: Card | None, seat: Seat | None, declaration: str | None, annotation: str | None,
+                 comments: tuple[str, ...], pos: Pos | None) -> None:
+        self.card = card
+        self.seat = seat
+        self.declaration = declaration
+        self.annotation = annotation
+        self.comments = comments
+        self.pos = pos
+        self.__class__ = CardEntry  # type: ignore[assignment]
 
 
-def card_entry(card, seat, declaration, annotation, comments, pos, _slots=CARD_SLOTS) -> CardEntry:
-    entry = _new(CardEntry)
-    _slots[0](entry, card)
-    _slots[1](entry, seat)
-    _slots[2](entry, declaration)
-    _slots[3](entry, annotation)
-    _slots[4](entry, comments)
-    _slots[5](entry, pos)
-    return entry
+class _CallEntryDraft:
+    __slots__ = _FIELDS[CallEntry]
+
+    def __init__(self, call: Call, seat: Seat | None, annotation: str | None, comments: tuple[str, ...],
+                 pos: Pos | None) -> None:
+        self.call = call
+        self.seat = seat
+        self.annotation = annotation
+        self.comments = comments
+        self.pos = pos
+        self.__class__ = CallEntry  # type: ignore[assignment]
 
 
-def call_entry(call, seat, annotation, comments, pos, _slots=_CALL_SLOTS) -> CallEntry:
-    entry = _new(CallEntry)
-    _slots[0](entry, call)
-    _slots[1](entry, seat)
-    _slots[2](entry, annotation)
-    _slots[3](entry, comments)
-    _slots[4](entry, pos)
-    return entry
+class _TrickDraft:
+    __slots__ = _FIELDS[Trick]
+
+    def __init__(self, plays: tuple[CardEntry, ...], comments: tuple[str, ...], pos: Pos | None) -> None:
+        self.plays = plays
+        self.comments = comments
+        self.pos = pos
+        self.__class__ = Trick  # type: ignore[assignment]
 
 
-def make_hand(seat, cards, comments, pos, _slots=_HAND_SLOTS) -> Hand:
+class _HandDraft:
+    __slots__ = _FIELDS[Hand]
+
+    def __init__(self, seat: Seat, cards: tuple[Card | None, ...] | None, comments: tuple[str, ...],
+                 pos: Pos | None) -> None:
+        self.seat = seat
+        self.cards = cards
+        self.comments = comments
+        self.pos = pos
+        self.__class__ = Hand  # type: ignore[assignment]
+
+
+class _RecordDraft:
+    __slots__ = _FIELDS[Record]
+
+    def __init__(self, tags: tuple[tuple[str, str], ...], comments: tuple[str, ...], hands: tuple[Hand, ...],
+                 turned: Card | None, taking: tuple[CallEntry, ...] | None, auction: tuple[CallEntry, ...] | None,
+                 announcements: tuple[Announcement, ...], tricks: tuple[Trick, ...], claim: Claim | None,
+                 stopped: bool, turned_comments: tuple[str, ...], turned_pos: Pos | None) -> None:
+        self.tags = tags_in_export_order(tags)  # what Record.__post_init__ does
+        self.comments = comments
+        self.hands = hands_in_seat_order(hands)
+        self.turned = turned
+        self.taking = taking
+        self.auction = auction
+        self.announcements = announcements
+        self.tricks = tricks
+        self.claim = claim
+        self.stopped = stopped
+        self.source = None
+        self.turned_comments = turned_comments
+        self.turned_pos = turned_pos
+        self.__class__ = Record  # type: ignore[assignment]
+
+
+class _SourceDraft:
+    __slots__ = _FIELDS[Source]
+
+    def __init__(self, text: str, first_line: int, last_line: int, index: int, byte_offset: int | None) -> None:
+        self.text = text
+        self.first_line = first_line
+        self.last_line = last_line
+        self.index = index
+        self.byte_offset = byte_offset
+        self.__class__ = Source  # type: ignore[assignment]
+
+
+class PosBlank:
+    """An empty draft ``Pos``, for the hottest loop to fill inline (no ``__init__`` call is cheaper still)."""
+
+    __slots__ = _FIELDS[Pos]
+
+
+class CardEntryBlank:
+    """An empty draft ``CardEntry``, for the hottest loop to fill inline."""
+
+    __slots__ = _FIELDS[CardEntry]
+
+
+class TrickBlank:
+    """An empty draft ``Trick``, for the hottest loop to fill inline."""
+
+    __slots__ = _FIELDS[Trick]
+
+
+# The builders of the readers: called like the model classes, they return model values.
+make_pos = _PosDraft
+card_entry = _CardEntryDraft
+call_entry = _CallEntryDraft
+make_trick = _TrickDraft
+make_record = _RecordDraft
+make_source = _SourceDraft
+make_sorted_hand = _HandDraft  # for cards already in canonical order
+
+
+def make_hand(seat: Seat, cards: list[Card | None] | None, comments: tuple[str, ...], pos: Pos | None) -> Hand:
     """A ``Hand`` whose cards (a list, or None) are put in canonical order, as ``Hand.__post_init__`` does."""
-    hand = _new(Hand)
-    _slots[0](hand, seat)
     if cards is not None:
         keys = [HAND_KEYS.get(id(card), -1) for card in cards]  # -1: a card not interned (not from parse)
         cards = tuple(cards) if -1 not in keys and keys == sorted(keys) else canonical_hand_order(cards)
-    _slots[1](hand, cards)
-    _slots[2](hand, comments)
-    _slots[3](hand, pos)
-    return hand
-
-
-def make_trick(plays, comments, pos, _slots=_TRICK_SLOTS) -> Trick:
-    trick = _new(Trick)
-    _slots[0](trick, plays)
-    _slots[1](trick, comments)
-    _slots[2](trick, pos)
-    return trick
+    return _HandDraft(seat, cards, comments, pos)  # type: ignore[return-value]
 
 
 class Where:
@@ -140,10 +222,6 @@ _PLAYED = re.compile(_SEAT_PREFIX + _CARD + _ANNOTATION + "?")
 _CALL = re.compile(_SEAT_PREFIX + r"(.+?)" + _ANNOTATION + "?")
 _CARD_ONLY = re.compile(_CARD + _ANNOTATION + "?")
 NUMBER = re.compile(r"(\d+)\.")
-_CANONICAL_PLAYED = r" (?:([NESW]):)?(\?\?|[AKQJT987][SHDC])" + _ANNOTATION + "?(?: (belote|rebelote))?"
-CANONICAL_TRICK = re.compile(r"(\d+)\." + _CANONICAL_PLAYED + "(?:" + _CANONICAL_PLAYED + "(?:" + _CANONICAL_PLAYED
-                             + "(?:" + _CANONICAL_PLAYED + ")?)?)?(?: ;([^\n]*))?")
-"""A trick line in export form: number, one to four cards (groups of 4 each), an optional ``;`` comment."""
 CARDS: dict[str, Card | None] = {str(card): card for card in ALL_CARDS} | {"??": None}
 SEATS = {s.value: s for s in Seat} | {s.value.lower(): s for s in Seat} | {"O": Seat.WEST, "o": Seat.WEST}
 MELDS = {"tierce": MeldKind.TIERCE, "quarte": MeldKind.QUARTE, "cinquante": MeldKind.QUARTE,

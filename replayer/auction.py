@@ -6,6 +6,11 @@ ascending order), ``push(call, seat=None)`` checked, ``push_unchecked(call,
 seat)`` that records a call as made, ``pop()``, ``is_over``, ``is_void``,
 ``contract`` and ``history`` (the calls with their seats).
 
+A state keeps no undo copies: calls are many and take-backs rare, so ``pop``
+replays the calls left from the start. The validator makes the sound calls of a
+record through ``sound_calls.push_sound_calls``, a copy of these rules inlined
+for speed, and explains the first call that is not sound with ``explain``.
+
 ``explain_illegal_call(state, call, seat)`` says why a call is not allowed, with
 a stable rule id, so that a validator can report every illegal call of a record
 and go on with ``push_unchecked``.
@@ -24,7 +29,7 @@ from notation.cards import (COINCHE, PASS, SURCOINCHE, TAKE, Call, CallKind, Car
                             Seat, Suit)
 from notation.record import CallEntry
 
-from .contract import Contract
+from .contract import Contract, contract_of
 from .rules import Rules
 
 SUIT_DENOMINATIONS: tuple[Denomination, ...] = tuple(Denomination.of_suit(s) for s in Suit)
@@ -80,7 +85,7 @@ def explain_illegal_call(state: BiddingState, call: Call, seat: Seat | None = No
 
 
 class BiddingState(ABC):
-    """What the taking and the auction share: seats, history, undo, checked pushes."""
+    """What the taking and the auction share: seats, history, take-backs, checked pushes."""
 
     def __init__(self, rules: Rules, dealer: Seat) -> None:
         self.rules = rules
@@ -88,7 +93,6 @@ class BiddingState(ABC):
         self.clockwise = rules.clockwise
         self.first_speaker = dealer if rules.first_speaker == "dealer" else dealer.next(self.clockwise)
         self._history: list[SeatedCall] = []
-        self._undo: list[tuple] = []
 
     # --- the shared interface ------------------------------------------------------
 
@@ -154,16 +158,20 @@ class BiddingState(ABC):
         (docs/rules.md §10): an illegal call has the effect it would have had were it legal,
         a call that can have no effect counts as a pass, a call after the close changes nothing."""
         who = self._caller(seat)
-        self._undo.append(self._save())
         self._history.append(SeatedCall(who, call))
         self._apply(call, who)
 
     def pop(self) -> SeatedCall:
-        """Take back the last call."""
+        """Take back the last call (the calls left are replayed from the start)."""
         if not self._history:
             raise IndexError(f"no call to take back in the {self._name}")
-        self._restore(self._undo.pop())
-        return self._history.pop()
+        last = self._history.pop()
+        kept, self._history = self._history, []
+        self._reset()
+        for seated in kept:
+            self._history.append(seated)
+            self._apply(seated.call, seated.seat)
+        return last
 
     def __len__(self) -> int:
         return len(self._history)
@@ -173,12 +181,8 @@ class BiddingState(ABC):
     _name = "auction"
 
     @abstractmethod
-    def _save(self) -> tuple:
-        """The state's own fields, kept so that ``pop`` can put them back."""
-
-    @abstractmethod
-    def _restore(self, saved: tuple) -> None:
-        """Put back what ``_save`` returned."""
+    def _reset(self) -> None:
+        """Put the state's own fields back as they are before the first call."""
 
     @abstractmethod
     def _apply(self, call: Call, seat: Seat) -> None:
@@ -210,14 +214,26 @@ RULE_ROUND2_SA_TA = "taking.round2-sa-ta"
 RULE_DEALER_MUST_TAKE = "taking.jack-forces-dealer"
 
 
-@lru_cache(maxsize=None)
-def _round2_calls(same_suit: bool, sa_ta: bool, turned: Suit) -> tuple[Call, ...]:
+def _round2(same_suit: bool, sa_ta: bool, turned: Suit) -> tuple[tuple[Call, ...], tuple[Denomination, ...]]:
     """Round 2 calls: pass, then the suits S H D C (the turned one only with
-    ``round2_same_suit``), then SA and TA with ``round2_sa_ta``."""
-    named = [d for d in SUIT_DENOMINATIONS if same_suit or d.suit is not turned]
-    if sa_ta:
-        named += [Denomination.NO_TRUMPS, Denomination.ALL_TRUMPS]
-    return (PASS,) + tuple(Call(CallKind.NAME, d) for d in named)
+    ``round2_same_suit``), then SA and TA with ``round2_sa_ta``; and the names alone.
+    Kept by the identity of the suit: an lru_cache would hash the enum in Python."""
+    key = (same_suit, sa_ta, id(turned))
+    hit = _ROUND2.get(key)
+    if hit is None:
+        named = [d for d in SUIT_DENOMINATIONS if same_suit or d.suit is not turned]
+        if sa_ta:
+            named += [Denomination.NO_TRUMPS, Denomination.ALL_TRUMPS]
+        hit = _ROUND2[key] = ((PASS,) + tuple(Call(CallKind.NAME, d) for d in named), tuple(named))
+    return hit
+
+
+_ROUND2: dict[tuple[bool, bool, int], tuple[tuple[Call, ...], tuple[Denomination, ...]]] = {}
+# The four seats in calling order from each first speaker, each way round.
+_ORDERS: dict[tuple[int, bool], tuple[Seat, ...]] = {
+    (id(first), clockwise): (first, first.next(clockwise), first.next(clockwise).next(clockwise),
+                             first.next(not clockwise))
+    for first in Seat for clockwise in (False, True)}
 
 
 class TakingState(BiddingState):
@@ -233,12 +249,9 @@ class TakingState(BiddingState):
     def __init__(self, rules: Rules, dealer: Seat, turned: Card) -> None:
         super().__init__(rules, dealer)
         self.turned = turned
-        order = [self.first_speaker]
-        for _ in range(3):
-            order.append(order[-1].next(self.clockwise))
-        self.order: tuple[Seat, ...] = tuple(order)
+        self.order: tuple[Seat, ...] = _ORDERS[id(self.first_speaker), self.clockwise]
         self._contract: Contract | None = None
-        self._round2_calls = _round2_calls(rules.round2_same_suit, rules.round2_sa_ta, turned.suit)
+        self._round2_calls, self._round2_names = _round2(rules.round2_same_suit, rules.round2_sa_ta, turned.suit)
 
     @property
     def round(self) -> int:
@@ -268,19 +281,24 @@ class TakingState(BiddingState):
             return [TAKE] if self.dealer_must_take else [PASS, TAKE]
         return list(self._round2_calls)
 
-    def _save(self) -> tuple:
-        return (self._contract,)
+    def _allows(self, call: Call, seat: Seat) -> bool:
+        """``call in legal_calls()`` without building the list: a take, a pass or a
+        name equals a listed call exactly when its kind (and denomination) do."""
+        kind = call.kind
+        if len(self._history) < 4:
+            return kind is CallKind.TAKE or (kind is CallKind.PASS and not self.dealer_must_take)
+        return kind is CallKind.PASS or (kind is CallKind.NAME and call.denomination in self._round2_names)
 
-    def _restore(self, saved: tuple) -> None:
-        (self._contract,) = saved
+    def _reset(self) -> None:
+        self._contract = None
 
     def _apply(self, call: Call, seat: Seat) -> None:
         if self._contract is not None or len(self._history) > 8:
             return  # a call after the close has no effect
         if call.kind is CallKind.TAKE:
-            self._contract = Contract(seat, Denomination.of_suit(self.turned.suit))
+            self._contract = contract_of(seat, Denomination.of_suit(self.turned.suit))
         elif call.denomination is not None:
-            self._contract = Contract(seat, call.denomination)
+            self._contract = contract_of(seat, call.denomination)
 
     def _explain_in_turn(self, call: Call, seat: Seat) -> Illegality:
         said = f"{seat} cannot call {call}"
@@ -344,22 +362,31 @@ def bid_values_above(rules: Rules, level: int) -> range:
 def bids_above(rules: Rules, level: int) -> tuple[Call, ...]:
     """Every bid higher than ``level``, ascending: values, then capot, then générale;
     denominations S H D C (SA TA) within a level."""
-    return _bids(rules, level)[0]
+    return _bids(rules, level)
 
 
 def _is_bid_above(rules: Rules, level: int, call: Call) -> bool:
-    return call in _bids(rules, level)[1]
+    """``call in bids_above(rules, level)``, worked out rather than looked up: the
+    lookup would hash the Rules and the Call (enum hashes run in Python)."""
+    if call.denomination not in bid_denominations(rules):
+        return False
+    kind = call.kind
+    if kind is CallKind.BID:
+        return call.value in bid_values_above(rules, level)
+    if kind is CallKind.CAPOT:
+        return level < _CAPOT_LEVEL
+    return kind is CallKind.GENERALE and bool(rules.generale) and level < _GENERALE_LEVEL
 
 
 @lru_cache(maxsize=None)
-def _bids(rules: Rules, level: int) -> tuple[tuple[Call, ...], frozenset[Call]]:
+def _bids(rules: Rules, level: int) -> tuple[Call, ...]:
     denominations = bid_denominations(rules)
     bids = [Call(CallKind.BID, d, v) for v in bid_values_above(rules, level) for d in denominations]
     if level < _CAPOT_LEVEL:
         bids += [Call(CallKind.CAPOT, d) for d in denominations]
     if rules.generale and level < _GENERALE_LEVEL:
         bids += [Call(CallKind.GENERALE, d) for d in denominations]
-    return tuple(bids), frozenset(bids)
+    return tuple(bids)
 
 
 class AuctionState(BiddingState):
@@ -373,11 +400,7 @@ class AuctionState(BiddingState):
 
     def __init__(self, rules: Rules, dealer: Seat) -> None:
         super().__init__(rules, dealer)
-        self._turn: Seat | None = self.first_speaker
-        self._bid: SeatedCall | None = None
-        self._doubling = 0
-        self._coincher: Seat | None = None
-        self._passes = 0
+        self._reset()
 
     @property
     def turn(self) -> Seat | None:
@@ -402,8 +425,8 @@ class AuctionState(BiddingState):
             return None
         seat, call = self._bid
         assert call.denomination is not None
-        return Contract(seat, call.denomination, call.value, capot=call.kind is CallKind.CAPOT,
-                        generale=call.kind is CallKind.GENERALE, doubling=self._doubling)
+        return contract_of(seat, call.denomination, call.value, call.kind is CallKind.CAPOT,
+                           call.kind is CallKind.GENERALE, self._doubling)
 
     @property
     def level(self) -> int:
@@ -453,11 +476,12 @@ class AuctionState(BiddingState):
 
     # --- changes --------------------------------------------------------------------
 
-    def _save(self) -> tuple:
-        return (self._turn, self._bid, self._doubling, self._coincher, self._passes)
-
-    def _restore(self, saved: tuple) -> None:
-        self._turn, self._bid, self._doubling, self._coincher, self._passes = saved
+    def _reset(self) -> None:
+        self._turn: Seat | None = self.first_speaker
+        self._bid: SeatedCall | None = None
+        self._doubling = 0
+        self._coincher: Seat | None = None
+        self._passes = 0
 
     def _apply(self, call: Call, seat: Seat) -> None:
         """Unchecked: a bid of any level stands, a coinche or surcoinche that cannot

@@ -1,4 +1,4 @@
-"""The ``belote`` command line: validate, score, fmt, convert, show, generate.
+"""The ``belote`` command line: validate, score, fmt, convert, show, generate, import, serve.
 
 A thin layer over the notation and the engine: each command opens its inputs
 (``replayer.inputs``), streams the records through the parser, the validator or
@@ -30,6 +30,7 @@ from notation.record import Record
 from notation.scan import MAX_RECORD
 from notation.writer import write_file
 
+from .archive_cli import import_command
 from .findings import Finding, Severity
 from .generator import generate_match
 from .inputs import BLOCK, STDIN, Input, InputError, describe_os_error, expand, open_input
@@ -38,6 +39,7 @@ from .replay import filled_record, replay
 from .rules import Rules, RulesError
 from .terminal import match_lines, score_lines, show_lines
 from .validator import Report, resolve_rules, validate, validate_stream
+from .web.serve import serve_command
 
 PROGRESS_MIN_BYTES = 1 << 20  # below this a run is short: no progress bar
 
@@ -513,6 +515,11 @@ def generated_records(rng: random.Random, rules: Rules, count: int, event: str =
         match = generate_match(rng, rules, SEATS[(round_ - 1) % 4], event=event, round_=str(round_))
         yield from match.records[:count]
         count -= len(match.records)
+
+
+# The archive and the site have their own modules; the group only lists them.
+belote.add_command(import_command)
+belote.add_command(serve_command)
 
 
 def main() -> None:

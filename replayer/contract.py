@@ -61,3 +61,20 @@ class Contract:
         level = self._level(str(self.denomination), "", "generale")
         suffix = ("", " coinche", " surcoinche")[self.doubling]
         return f"{level}{suffix} by {self.taker}"
+
+
+_INTERNED: dict[tuple, Contract] = {}
+
+
+def contract_of(taker: Seat, denomination: Denomination, value: int | None = None, capot: bool = False,
+                generale: bool = False, doubling: int = 0) -> Contract:
+    """``Contract(...)``, interned: the same few hundred contracts come back record after
+    record, and building a frozen dataclass costs ten times a dict lookup. Keyed by
+    the identity of the (singleton) seat and denomination: enum hashes run in Python."""
+    key = (id(taker), id(denomination), value, capot, generale, doubling)
+    contract = _INTERNED.get(key)
+    if contract is None:
+        if len(_INTERNED) > 4096:
+            _INTERNED.clear()
+        contract = _INTERNED[key] = Contract(taker, denomination, value, capot, generale, doubling)
+    return contract

@@ -6,7 +6,10 @@ which always ends a record for ``notation.scan.split_records``). A worker splits
 parses and validates its chunk with line numbers and byte offsets rebased, and
 sends back each report packed as plain tuples of ints and strings (enums as
 indexes), which pickle and unpickle several times faster than the ``Report``
-objects; the parent unpacks them and numbers the records. Chunks go out in order
+objects; the parent unpacks them and numbers the records. The parent's share
+is what bounds the gain of a second worker on two cores, so the packed form is
+made for it: the tag pairs a chunk repeats (Event, Site, Rules...) are one
+object each, which pickle sends once, and contracts are unpacked from a cache. Chunks go out in order
 and at most ``2 * jobs`` are in flight, so memory stays flat whatever the file size.
 """
 
@@ -34,6 +37,7 @@ _CUT = re.compile(rb"\n[ \t\r\x0b\x0c]*\n(?=" + TAG_START.pattern + rb")")
 _TEAMS = (Team.NS, Team.EW)
 _DENOMINATIONS = tuple(Denomination)
 _OUTCOMES = {outcome.value: outcome for outcome in Outcome}
+_TUPLE_NEW = tuple.__new__
 
 
 def chunks(source: Any, size: int) -> Iterator[tuple[Any, int, int]]:
@@ -85,17 +89,18 @@ def _validated(chunk: tuple[Any, int, int], rules: Rules | None, repair: bool,
     """The packed reports of a chunk, numbered from 0 within it (the parent numbers
     them in the file), lines and byte offsets those of the file."""
     data, line, offset = chunk
+    shared: dict[tuple[str, str], tuple[str, str]] = {}  # the chunk's tag pairs, one object each
     for raw in split_records(data):
         raw.first_line += line
         raw.byte_offset += offset
         if raw.problem is not None:
             raw.problem = dataclasses.replace(raw.problem, line=raw.problem.line + line,
                                               byte_offset=raw.problem.byte_offset + offset)
-        yield pack(validate(read_raw(raw), rules, repair=repair))
+        yield pack(validate(read_raw(raw), rules, repair=repair), shared)
 
 
 def run_pool(source: Any, rules: Rules | None, jobs: int, repair: bool, validate: Callable[..., Any],
-             report_class: type, size: int) -> Iterator[Any]:
+             make_report: Callable[..., Any], size: int) -> Iterator[Any]:
     """The reports of ``source`` validated by ``jobs`` worker processes, in input order;
     ``size``: the bytes of a chunk."""
     methods = multiprocessing.get_all_start_methods()
@@ -111,34 +116,39 @@ def run_pool(source: Any, rules: Rules | None, jobs: int, repair: bool, validate
             pending.append(pool.apply_async(validate_chunk, (chunk, rules, repair, validate)))
             while len(pending) > 2 * jobs:
                 for packed in pending.popleft().get():
-                    yield unpack(packed, index, report_class)
+                    yield unpack(packed, index, make_report)
                     index += 1
         while pending:
             for packed in pending.popleft().get():
-                yield unpack(packed, index, report_class)
+                yield unpack(packed, index, make_report)
                 index += 1
     if rest is not None:
         for packed in _validated(rest, rules, repair, validate):
-            yield unpack(packed, index, report_class)
+            yield unpack(packed, index, make_report)
             index += 1
 
 
 # --- reports as plain data ------------------------------------------------------
 
-def pack(report: Any) -> tuple:
-    """A ``Report`` as tuples of ints and strings (findings, rare, as they are)."""
-    return (report.index, report.findings, report.rules, report.tags,
+def pack(report: Any, shared: dict[tuple[str, str], tuple[str, str]] | None = None) -> tuple:
+    """A ``Report`` as tuples of ints and strings (findings, rare, as they are).
+    ``shared`` maps each tag pair to the one object that stands for it in a batch."""
+    tags = report.tags
+    if shared is not None:
+        same = shared.setdefault
+        tags = tuple([same(pair, pair) for pair in tags])
+    return (report.index, report.findings, report.rules, tags,
             -1 if report.dealer is None else report.dealer.index, _pack_score(report.score),
             report.recorded, report.lines, report.unchecked)
 
 
-def unpack(packed: tuple, index: int, report_class: type) -> Any:
+def unpack(packed: tuple, index: int, make_report: Callable[..., Any]) -> Any:
     """The ``Report`` of ``pack``, renumbered as record ``index`` of the file."""
     local, findings, rules, tags, dealer, score, recorded, lines, unchecked = packed
     if findings and index != local:
         findings = tuple(_renumbered(finding, index) for finding in findings)
-    return report_class(index, findings, rules, tags, None if dealer < 0 else SEATS[dealer],
-                        _unpack_score(score), recorded, lines, unchecked)
+    return make_report(index, findings, rules, tags, None if dealer < 0 else SEATS[dealer],
+                        None if score is None else _unpack_score(score), recorded, lines, unchecked)
 
 
 def _renumbered(finding: Finding, index: int) -> Finding:
@@ -156,24 +166,36 @@ def _pack_score(score: DealScore | None) -> tuple | None:
             score.formula)
 
 
-def _unpack_score(packed: tuple | None) -> DealScore | None:
-    if packed is None:
-        return None
+def _unpack_score(packed: tuple) -> DealScore:
     contract, outcome, ns, ew, value, multiplier, capot, hold, meld_team, formula = packed
     if contract is not None:
-        taker, denomination, bid, capot_bid, generale, doubling = contract
-        contract = Contract(SEATS[taker], _DENOMINATIONS[denomination], bid, capot_bid, generale, doubling)
-    return DealScore(contract, _OUTCOMES[outcome], _unpack_side(ns), _unpack_side(ew), value, multiplier,
-                     None if capot < 0 else _TEAMS[capot], hold, None if meld_team < 0 else _TEAMS[meld_team],
-                     formula)
+        contract = _CONTRACTS.get(contract) or _unpack_contract(contract)
+    # tuple.__new__: built in C, not through the NamedTuple's __new__ written in Python; the
+    # sides are unpacked inline: two calls less a record in the parent.
+    if ns is not None:
+        ns = _TUPLE_NEW(SideScore, (_TEAMS[ns[0]],) + ns[1:])
+    if ew is not None:
+        ew = _TUPLE_NEW(SideScore, (_TEAMS[ew[0]],) + ew[1:])
+    return _TUPLE_NEW(DealScore, (contract, _OUTCOMES[outcome], ns, ew, value, multiplier,
+                                  None if capot < 0 else _TEAMS[capot], hold,
+                                  None if meld_team < 0 else _TEAMS[meld_team], formula))
+
+
+# Contracts are few (seats x denominations x bids x doublings) and immutable: each is unpacked once.
+_CONTRACTS: dict[tuple, Contract] = {}
+
+
+def _unpack_contract(packed: tuple) -> Contract:
+    taker, denomination, bid, capot_bid, generale, doubling = packed
+    if len(_CONTRACTS) > 4096:
+        _CONTRACTS.clear()
+    contract = _CONTRACTS[packed] = Contract(SEATS[taker], _DENOMINATIONS[denomination], bid, capot_bid,
+                                             generale, doubling)
+    return contract
 
 
 def _pack_side(side: SideScore | None) -> tuple | None:
     return None if side is None else (_TEAMS.index(side.team),) + tuple(side[1:])
-
-
-def _unpack_side(packed: tuple | None) -> SideScore | None:
-    return None if packed is None else SideScore(_TEAMS[packed[0]], *packed[1:])
 
 
 def _team_index(team: Team | None) -> int:

@@ -10,6 +10,7 @@ checked replay of a whole deal costs a few tens of microseconds.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter, itemgetter
 from typing import Iterable, Mapping, NamedTuple, Sequence
 
 from notation.cards import ALL_CARDS, SEATS, SUITS, Card, Denomination, Rank, Seat, Suit, Team
@@ -135,8 +136,9 @@ class PlayState:
                  "_win_seat", "_trick_points", "_tricks", "_plays", "_team_points", "_trick_counts", "_claim",
                  "_pairs")
 
-    def __init__(self, hands: Mapping[Seat, Iterable[Card] | int], contract: Contract, rules: Rules, *,
-                 leader: Seat | None = None, dealer: Seat | None = None) -> None:
+    def __init__(self, hands: Mapping[Seat, Iterable[Card] | int] | tuple[int, int, int, int], contract: Contract,
+                 rules: Rules, *, leader: Seat | None = None, dealer: Seat | None = None) -> None:
+        """``hands``: each seat's cards (or mask), or the four masks in seat order N E S W."""
         (self._mode, self._beats, self._points, self._trump, self._climb, self._exempt, self._must_under,
          self._next, trump_suit_indices, dealer_leads) = _config(contract.denomination, rules)
         if leader is None:
@@ -147,9 +149,12 @@ class PlayState:
             first = leader.index
         self.contract = contract
         self.rules = rules
-        held = [0, 0, 0, 0]
-        for seat, cards in hands.items():  # the replay passes masks it has already made
-            held[_SEAT_POSITION[id(seat)]] = cards if type(cards) is int else mask_of(cards)
+        if type(hands) is tuple:  # the replay passes the masks it has already made
+            held = list(hands)
+        else:
+            held = [0, 0, 0, 0]
+            for seat, cards in hands.items():
+                held[_SEAT_POSITION[id(seat)]] = cards if type(cards) is int else mask_of(cards)
         self._dealt = dealt = tuple(held)
         self._hands = held
         self._first_leader = self._leader = self._turn = first  # _turn is -1 once the deal is over
@@ -313,12 +318,12 @@ class PlayState:
         turn, n, hands, plays, beats, points = self._turn, self._n, self._hands, self._plays, self._beats, \
             self._points
         win, win_seat, trick_points, led, free = self._win, self._win_seat, self._trick_points, self._led, self._free
-        trump, following = self._trump, self._next
+        trump, following, exempt, must_under = self._trump, self._next, self._exempt, self._must_under
         index_of, append, seats, start = CARD_INDEX.get, plays.append, SEATS, len(plays)
-        for entry in entries:
-            index = index_of(id(entry.card))
-            seat = entry.seat
-            word = entry.declaration
+        team_points, trick_counts, tricks = self._team_points, self._trick_counts, self._tricks
+        # The fields of the entries are fetched by C iterators, the card's index by identity.
+        for index, seat, word in zip(map(index_of, map(id, map(_CARD, entries))), map(_SEAT, entries),
+                                     map(_DECLARATION, entries)):
             if index is None or turn < 0 or (seat is not None and seat is not seats[turn]) or (
                     word is not None and word not in DECLARATIONS):
                 break
@@ -331,10 +336,10 @@ class PlayState:
                     followers = hand & led
                     if followers:
                         legal = followers if free else followers & beats[win] or followers
-                    elif not hand & trump or (self._exempt and win_seat == turn ^ 2):
+                    elif not hand & trump or (exempt and win_seat == turn ^ 2):
                         legal = hand
                     else:
-                        legal = hand & trump & beats[win] or (hand & trump if self._must_under else hand)
+                        legal = hand & trump & beats[win] or (hand & trump if must_under else hand)
                     if not legal & bit:
                         break
                 if bit & beats[win]:
@@ -350,12 +355,12 @@ class PlayState:
                 n += 1
                 turn = following[turn]
                 continue
-            self._team_points[win_seat & 1] += trick_points
-            self._trick_counts[win_seat] += 1
-            self._tricks.append((self._leader, len(plays) - 4, win_seat, trick_points))
+            team_points[win_seat & 1] += trick_points
+            trick_counts[win_seat] += 1
+            tricks.append((self._leader, len(plays) - 4, win_seat, trick_points))
             n = 0
             self._leader = win_seat
-            turn = win_seat if len(self._tricks) < TRICKS_PER_DEAL else -1
+            turn = win_seat if len(tricks) < TRICKS_PER_DEAL else -1
         self._turn, self._n, self._win, self._win_seat, self._trick_points, self._led, self._free = \
             turn, n, win, win_seat, trick_points, led, free
         return len(plays) - start
@@ -477,10 +482,10 @@ class PlayState:
         """Every belote or rebelote said so far goes with the K or Q of a trump pair held
         as dealt, and every such pair scores: the validator's fast path."""
         pairs = self._pairs
-        for seat, index, word, _ in self._plays:
-            if word is not None and not ((1 << index) & _KQ[index >> 3] and (seat, index >> 3) in pairs):
+        for seat, index, word, _ in filter(_WORD, self._plays):  # words are rare: the scan runs in C
+            if not ((1 << index) & _KQ[index >> 3] and (seat, index >> 3) in pairs):
                 return False
-        return all(self._entitled(seat, suit) for seat, suit in pairs)
+        return not pairs or all(self._entitled(seat, suit) for seat, suit in pairs)
 
     def _entitled(self, seat: int, suit: int) -> bool:
         if not self.rules.belote_must_announce:
@@ -492,6 +497,8 @@ class PlayState:
 
 
 _SEAT_POSITION = {id(seat): seat.index for seat in SEATS}
+_WORD = itemgetter(2)  # the declaration of a play, "" never being one
+_CARD, _SEAT, _DECLARATION = attrgetter("card"), attrgetter("seat"), attrgetter("declaration")  # of a CardEntry
 _KQ = tuple((1 << (8 * s + Rank.KING.index)) | (1 << (8 * s + Rank.QUEEN.index)) for s in range(4))
 _CONFIGS: dict[tuple[int, int], tuple[Rules, tuple]] = {}
 

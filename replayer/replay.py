@@ -27,6 +27,7 @@ from .contract import Contract
 from .findings import Finding, Location, make_finding
 from .play import PlayError, PlayState, explain_illegal
 from .rules import Rules
+from .sound_calls import push_sound_calls
 from .tables import card_index, mask_of
 
 PLAY_RULES = {"not-in-hand": "card-not-held", "must-overtrump-in-trump-lead": "trump-lead-must-go-over"}
@@ -61,7 +62,9 @@ class Replay:
     state: PlayState | None = None
     complete: bool = False  # 8 tricks played, or a valid claim: the deal can be scored
     unchecked: list[str] = field(default_factory=list)  # what hidden cards kept from being checked
-    masks: dict[Seat, int] | None = None  # the hands as dealt, as masks, along with ``hands``
+    # The hands as dealt, as masks in seat order N E S W, along with ``hands`` (a tuple: a
+    # dict keyed by Seat would hash enums, which is done in Python).
+    masks: tuple[int, int, int, int] | None = None
 
     def at(self, pos: Pos | None, trick: int | None = None, card: int | None = None) -> Location:
         if pos is None:
@@ -114,9 +117,12 @@ def previous(seat: Seat, rules: Rules) -> Seat:
     return seat.next(not rules.clockwise)
 
 
+_DEALER_TAGS = {str(seat): seat for seat in SEATS}
+
+
 def _dealer(run: Replay) -> Seat:
     record, rules = run.record, run.rules
-    dealer = record.dealer
+    dealer = _DEALER_TAGS.get(record.tag("Dealer")) or record.dealer  # the usual tags without Seat.parse
     if dealer is not None:
         return dealer
     calls = record.auction or record.taking or ()
@@ -145,7 +151,7 @@ def _deal(run: Replay) -> dict[Seat, tuple[Card, ...]] | None:
     known = 0
     sound = True
     # A void classic deal stops after the first distribution: 5 cards a hand.
-    size = 5 if run.is_void and not run.rules.is_coinche else 8
+    size = 5 if run.contract is None and run.is_void and not run.rules.is_coinche else 8
     dealt = 0  # cards seen so far, as a mask: duplicates are looked for only when the count is off
     masks = []
     for hand in record.hands:
@@ -170,7 +176,9 @@ def _deal(run: Replay) -> dict[Seat, tuple[Card, ...]] | None:
         dealt |= mask
         masks.append(mask)
     if known == 4 and sound and size == 8:
-        run.masks = {hand.seat: masks[i] for i, hand in enumerate(record.hands)}
+        hands = record.hands
+        if len(hands) == 4 and (hands[0].seat, hands[1].seat, hands[2].seat, hands[3].seat) == SEATS:
+            run.masks = (masks[0], masks[1], masks[2], masks[3])  # no seat twice: the masks are N E S W
         return {hand.seat: hand.cards for hand in record.hands}  # type: ignore[misc]
     return None
 
@@ -195,16 +203,17 @@ def _duplicates(run: Replay, hand, cards: tuple[Card, ...], dealt: int) -> None:
 
 def _bidding(run: Replay) -> None:
     record, rules = run.record, run.rules
-    calls = record.auction if rules.is_coinche else record.taking
-    wrong = record.taking if rules.is_coinche else record.auction
+    coinche = rules.is_coinche
+    calls = record.auction if coinche else record.taking
+    wrong = record.taking if coinche else record.auction
     if wrong is not None:
-        have, want = ("a taking", "an auction") if rules.is_coinche else ("an auction", "a taking")
+        have, want = ("a taking", "an auction") if coinche else ("an auction", "a taking")
         run.add("wrong-bidding-kind", f"the record has {have} but its rules ({rules}) play {want}: "
                 f"the calls and the play are not replayed", run.at(wrong[0].pos if wrong else None))
         return
     if calls is None:
         return
-    if rules.is_coinche:
+    if coinche:
         state: BiddingState = AuctionState(rules, run.dealer)
     elif record.turned is None:
         run.add("missing-turned-card", "no turned card: the taking cannot be replayed",
@@ -213,7 +222,8 @@ def _bidding(run: Replay) -> None:
     else:
         state = TakingState(rules, run.dealer, record.turned)
     run.bidding = state
-    for number, entry in enumerate(calls, 1):
+    done = push_sound_calls(state, calls)  # the sound calls; the rest are explained one by one
+    for number, entry in enumerate(calls[done:], done + 1):
         seat = entry.seat
         if number == 1 and seat is not None and seat is not state.first_speaker:
             run.add("wrong-first-speaker", f"call 1: {seat.full_name} speaks first but the first speaker is "
@@ -230,7 +240,7 @@ def _bidding(run: Replay) -> None:
     if not state.is_over and record.tricks:
         run.add("auction-incomplete", f"the {_bidding_name(state)} is not over after {len(calls)} calls, "
                 f"yet cards are played", run.at(calls[-1].pos if calls else None))
-    elif run.is_void and record.tricks:
+    elif record.tricks and run.contract is None and run.is_void:
         run.add("play-after-void-deal", "everybody passed, yet cards are played",
                 run.at(record.tricks[0].pos, 1))
 
@@ -271,7 +281,7 @@ def _check_turned(run: Replay, hands: dict[Seat, tuple[Card, ...]]) -> None:
     turned, taker = run.record.turned, run.contract.taker
     if turned is None or run.rules.is_coinche:
         return
-    if run.masks is not None and run.masks[taker] >> card_index(turned) & 1:
+    if run.masks is not None and run.masks[taker.index] >> card_index(turned) & 1:
         return
     if turned not in hands[taker]:
         run.add("turned-card-not-taken", f"the turned card {turned.pretty()} is not in the hand of "
@@ -310,12 +320,20 @@ def _play_known(run: Replay, state: PlayState) -> bool:
     """Checked replay with every hand known; returns whether the play is complete."""
     tricks = run.record.tricks
     push = state.push
-    for number, trick in enumerate(tricks, 1):
+    # The sound cards of the whole deal in one call; it stops at the first card to explain.
+    whole: list[CardEntry] = []
+    for trick in tricks[:8]:
+        if len(trick.plays) != 4:
+            break
+        whole += trick.plays
+    start, skip = divmod(state._push_entries(whole), 4)
+    for number, trick in enumerate(tricks[start:], start + 1):
         plays = trick.plays
         if (len(plays) != 4 or number > 8) and not _trick_shape(run, number, trick, number == len(tricks)):
             return False
         entries = plays[:4]
-        done = state._push_entries(entries)  # the sound cards of the trick, in one call
+        done = skip + state._push_entries(entries[skip:])  # the sound cards of the trick, in one call
+        skip = 0
         if done == 4:
             continue
         for position, entry in enumerate(entries[done:], done + 1):

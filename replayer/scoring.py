@@ -20,6 +20,10 @@ from .play import PlayState
 from .rules import Rules
 
 TEAMS = (Team.NS, Team.EW)  # index = seat index & 1
+_NORTH_SOUTH = (Seat.NORTH, Seat.SOUTH)  # Seat.team is a Python-level property
+# Score values are built with tuple.__new__ in C: a NamedTuple's own __new__ is written in
+# Python and costs as much as the rest of a small function (a deal builds three or four).
+_new = tuple.__new__
 _NO_MELDS_BY_SEAT: Mapping[Seat, tuple[Meld, ...]] = MappingProxyType({})
 
 
@@ -67,8 +71,8 @@ def finished_deal(state: PlayState, melds_by_seat: Mapping[Seat, Sequence[Meld]]
     """The scoring input of a finished (or claimed) play."""
     if not state.is_over:
         raise ValueError("the deal is not over: it cannot be scored yet")
-    return FinishedDeal(state.contract, state.card_points(), state.last_trick_team, state.trick_counts(),
-                        state.belote_points(), melds_by_seat or _NO_MELDS_BY_SEAT, state.first_leader)
+    return _new(FinishedDeal, (state.contract, state.card_points(), state.last_trick_team, state.trick_counts(),
+                               state.belote_points(), melds_by_seat or _NO_MELDS_BY_SEAT, state.first_leader))
 
 
 class SideScore(NamedTuple):
@@ -124,7 +128,8 @@ class DealScore(NamedTuple):
     @property
     def scores(self) -> tuple[int, int]:
         """(NS, EW) deal scores."""
-        return self.score(Team.NS), self.score(Team.EW)
+        ns, ew = self.ns, self.ew  # what score() says, without its two calls a side
+        return ns.score if ns else 0, ew.score if ew else 0
 
     @property
     def takers_score(self) -> int:
@@ -211,14 +216,12 @@ def trick_points(deal: FinishedDeal, rules: Rules) -> tuple[tuple[int, int], tup
 class _Sheet:
     """Working values of one deal, indexed by role: 0 takers, 1 defenders."""
 
-    __slots__ = ("points", "belote", "melds", "rounding", "adjust")
+    __slots__ = ("points", "belote", "melds", "rounding", "adjust", "totals")
 
     def __init__(self, points: list[int], belote: list[int], melds: list[int], rounding: str) -> None:
         self.points, self.belote, self.melds, self.rounding = points, belote, melds, rounding
         self.adjust = [0, 0]  # what rounding added per role
-
-    def total(self, role: int) -> int:
-        return self.points[role] + self.belote[role] + self.melds[role]
+        self.totals = (points[0] + belote[0] + melds[0], points[1] + belote[1] + melds[1])  # Tot per role
 
     def rounded(self, role: int, value: int) -> int:
         if self.rounding == "none":
@@ -233,24 +236,25 @@ def score_deal(deal: FinishedDeal, rules: Rules) -> DealScore:
     contract = deal.contract
     if contract is None:
         return void_deal_score()
-    t = 0 if contract.taker.team is Team.NS else 1  # team index of the takers; 1 - t: defenders
+    t = 0 if contract.taker in _NORTH_SOUTH else 1  # team index of the takers; 1 - t: defenders
     d = 1 - t
     bonus, points = trick_points(deal, rules)
-    melds = _meld_outcome(deal, rules)
+    melds = _meld_outcome(deal, rules) if deal.melds else NO_MELDS
     sheet = _Sheet([points[t], points[d]], [deal.belote[t], deal.belote[d]], [melds.points[t], melds.points[d]],
                    rules.rounding)
     if rules.game == "coinche":
-        outcome, scores, formula = _score_coinche(deal, contract, rules, sheet, TEAMS[t])
         value, multiplier, hold = contract.contract_value(rules), contract.multiplier(rules), 0
+        outcome, scores, formula = _score_coinche(deal, contract, rules, sheet, TEAMS[t], value, multiplier)
     else:
         outcome, scores, hold, formula = _score_classic(deal, rules, sheet, TEAMS[t])
         value, multiplier = 0, 1
-    takers = SideScore(TEAMS[t], "takers", deal.card_points[t], bonus[t], points[t], sheet.belote[0],
-                       sheet.melds[0], sheet.total(0), scores[0], sheet.adjust[0])
-    defenders = SideScore(TEAMS[d], "defenders", deal.card_points[d], bonus[d], points[d], sheet.belote[1],
-                          sheet.melds[1], sheet.total(1), scores[1], sheet.adjust[1])
+    cards, totals = deal.card_points, sheet.totals
+    takers = _new(SideScore, (TEAMS[t], "takers", cards[t], bonus[t], points[t], sheet.belote[0], sheet.melds[0],
+                              totals[0], scores[0], sheet.adjust[0]))
+    defenders = _new(SideScore, (TEAMS[d], "defenders", cards[d], bonus[d], points[d], sheet.belote[1],
+                                 sheet.melds[1], totals[1], scores[1], sheet.adjust[1]))
     ns, ew = (takers, defenders) if t == 0 else (defenders, takers)
-    return DealScore(contract, outcome, ns, ew, value, multiplier, deal.capot, hold, melds.team, formula)
+    return _new(DealScore, (contract, outcome, ns, ew, value, multiplier, deal.capot, hold, melds.team, formula))
 
 
 def _meld_outcome(deal: FinishedDeal, rules: Rules) -> MeldOutcome:
@@ -262,7 +266,7 @@ def _meld_outcome(deal: FinishedDeal, rules: Rules) -> MeldOutcome:
 
 def _score_classic(deal: FinishedDeal, rules: Rules, sheet: _Sheet,
                    takers: Team) -> tuple[Outcome, tuple[int, int], int, str]:
-    tot_t, tot_d = sheet.total(0), sheet.total(1)
+    tot_t, tot_d = sheet.totals
     outcome = Outcome.MADE if tot_t > tot_d else Outcome.FAILED if tot_t < tot_d else Outcome.LITIGE
     if outcome is Outcome.LITIGE and rules.tie != "litige":
         outcome = Outcome(rules.tie)
@@ -289,26 +293,29 @@ def _failure_parts(rules: Rules, sheet: _Sheet, base: int) -> tuple[int, int, st
     return takers, defenders, f"defenders {base} + belote + melds = {defenders}, takers {takers}"
 
 
-def coinche_made(deal: FinishedDeal, contract: Contract, rules: Rules, tot_t: int, tot_d: int) -> bool:
-    """§7 coinche and §9.4: whether the contract is made (unrounded totals)."""
+def coinche_made(deal: FinishedDeal, contract: Contract, rules: Rules, tot_t: int, tot_d: int,
+                 value: int | None = None) -> bool:
+    """§7 coinche and §9.4: whether the contract is made (unrounded totals); ``value``:
+    the contract value C, when the caller has it."""
     if contract.generale:
         return deal.tricks[contract.taker.index] == 8
     if contract.capot:
         return deal.capot is contract.taker.team
-    value = contract.contract_value(rules)
+    if value is None:
+        value = contract.contract_value(rules)
     needed = 82 if rules.bid80_needs_82 and value == 80 else value
     return tot_t >= needed and (not rules.must_beat_defence or tot_t > tot_d)
 
 
-def _score_coinche(deal: FinishedDeal, contract: Contract, rules: Rules, sheet: _Sheet,
-                   takers: Team) -> tuple[Outcome, tuple[int, int], str]:
-    tot_t, tot_d = sheet.total(0), sheet.total(1)
-    c, m = contract.contract_value(rules), contract.multiplier(rules)
+def _score_coinche(deal: FinishedDeal, contract: Contract, rules: Rules, sheet: _Sheet, takers: Team,
+                   c: int, m: int) -> tuple[Outcome, tuple[int, int], str]:
+    """``c`` and ``m``: the contract value and the multiplier of §7."""
+    tot_t, tot_d = sheet.totals
     b_t, b_d = sheet.belote
     a_t, a_d = sheet.melds
     scope = rules.multiplier_scope
     # No litige at coinche (§7 gives `tie` to classic only): a tie fails where the takers must beat the defence.
-    if coinche_made(deal, contract, rules, tot_t, tot_d):
+    if coinche_made(deal, contract, rules, tot_t, tot_d, c):
         base = rules.failure_base + (90 if deal.capot is takers else 0)
         if m == 1 or scope == "contract_only":
             return Outcome.MADE, (sheet.rounded(0, tot_t) + c * m, sheet.rounded(1, tot_d)), \

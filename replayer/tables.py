@@ -39,6 +39,7 @@ MODE_SUIT, MODE_SA, MODE_TA = 0, 1, 2
 # Interned cards are looked up by identity: much cheaper than hashing the dataclass.
 CARD_INDEX: dict[int, int] = {id(card): card.index for card in ALL_CARDS}
 CARD_BIT: dict[int, int] = {id(card): 1 << card.index for card in ALL_CARDS}
+_BIT_OF = CARD_BIT.__getitem__
 
 
 def card_index(card: Card) -> int:
@@ -48,6 +49,16 @@ def card_index(card: Card) -> int:
 
 def mask_of(cards: Iterable[Card | None]) -> int:
     """The mask of ``cards``; unknown cards (``None``) are left out."""
+    if type(cards) is tuple:
+        # The usual case, interned and distinct cards, all in C: a sum of distinct bits
+        # is their union, and a repeated bit would carry and lose a bit of the count.
+        try:
+            mask = sum(map(_BIT_OF, map(id, cards)))
+        except KeyError:  # an unknown card, or a Card that is not one of the interned 32
+            pass
+        else:
+            if mask.bit_count() == len(cards):
+                return mask
     mask = 0
     for card in cards:
         bit = CARD_BIT.get(id(card))

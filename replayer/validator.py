@@ -51,7 +51,8 @@ class Report:
     @property
     def ok(self) -> bool:
         """No error (warnings and notes allowed)."""
-        return not any(f.severity is Severity.ERROR for f in self.findings)
+        findings = self.findings
+        return not findings or not any(f.severity is Severity.ERROR for f in findings)  # most records: none
 
     @property
     def errors(self) -> tuple[Finding, ...]:
@@ -99,6 +100,33 @@ class Report:
 
     def __str__(self) -> str:
         return self.text()
+
+
+_SET_INDEX, _SET_FINDINGS, _SET_RULES, _SET_TAGS, _SET_DEALER, _SET_SCORE, _SET_RECORDED, _SET_LINES, \
+    _SET_UNCHECKED = (Report.__dict__[f.name].__set__ for f in dataclasses.fields(Report))
+
+
+def new_report(index: int, findings: tuple[Finding, ...], rules: str, tags: tuple[tuple[str, str], ...] = (),
+               dealer: Seat | None = None, score: DealScore | None = None, recorded: tuple[int, int] | None = None,
+               lines: tuple[int, int] | None = None, unchecked: tuple[str, ...] = ()) -> Report:
+    """``Report(...)``, the same value, made by setting the slots directly: a frozen
+    dataclass's ``__init__`` goes through ``object.__setattr__`` for every field,
+    which costs twice as much, and a report is made for every record (twice with
+    worker processes: in the worker, then in the parent)."""
+    report = _new_object(Report)
+    _SET_INDEX(report, index)
+    _SET_FINDINGS(report, findings)
+    _SET_RULES(report, rules)
+    _SET_TAGS(report, tags)
+    _SET_DEALER(report, dealer)
+    _SET_SCORE(report, score)
+    _SET_RECORDED(report, recorded)
+    _SET_LINES(report, lines)
+    _SET_UNCHECKED(report, unchecked)
+    return report
+
+
+_new_object = object.__new__
 
 
 # --- rules --------------------------------------------------------------------
@@ -183,11 +211,11 @@ def validate(record: Any, rules: Rules | str | None = None, index: int | None = 
     if run.unchecked:
         run.add("hidden-cards", "not checked: " + "; ".join(run.unchecked), run.at(None))
     run.findings.sort(key=Finding.sort_key)
-    if repair and run.errors:
+    if repair and run.findings and run.errors:
         _attach_repairs(run)
     source = record.source
-    return Report(index, tuple(run.findings), _rules_name(rules_used), record.tags, run.dealer, score, recorded,
-                  (source.first_line, source.last_line) if source is not None else None, tuple(run.unchecked))
+    return new_report(index, tuple(run.findings), _rules_name(rules_used), record.tags, run.dealer, score, recorded,
+                      (source.first_line, source.last_line) if source is not None else None, tuple(run.unchecked))
 
 
 def _syntax_report(parsed: Any, index: int | None) -> Report | None:
@@ -383,7 +411,7 @@ def _known_seats(run: Replay) -> set[Seat]:
 # --- rescoring and the Result tag ---------------------------------------------
 
 def _rescore(run: Replay, melds: dict[Seat, tuple[Meld, ...]]) -> tuple[DealScore | None, FinishedDeal | None]:
-    if run.is_void and not run.record.tricks:
+    if run.contract is None and run.is_void and not run.record.tricks:
         return void_deal_score(), None
     if not run.complete or run.state is None or not run.state.is_over:
         return None, None
@@ -436,4 +464,4 @@ def validate_stream(source: Any, rules: Rules | str | None = None, jobs: int = 1
         for parsed in parse(source):
             yield validate(parsed, rules, repair=repair)
         return
-    yield from run_pool(source, rules, jobs, repair, validate, Report, chunk * RECORD_BYTES)
+    yield from run_pool(source, rules, jobs, repair, validate, new_report, chunk * RECORD_BYTES)

@@ -1,0 +1,404 @@
+"""The archive: Belote records in a SQLite file, through sqlite-utils.
+
+Nothing else in the project talks SQL. ``Archive(path)`` creates or opens the
+file, applies the schema's migrations (``replayer.archive_schema``), turns WAL on
+once and enforces foreign keys. Records are stored once each (the sha256 of the
+canonical text is unique), validated on the way in, grouped into matches, and
+searched by tags, validity and full text. Every import is one transaction: it
+stores everything or, on any failure, nothing (``ArchiveError``).
+
+Every value from a user reaches SQLite as a parameter; column names in sorts
+come from a whitelist.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import io
+import math
+import os
+import pathlib
+import re
+import secrets
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO, Callable, Iterable, Mapping
+
+from sqlite_utils import Database
+
+from .archive_import import Reader
+from .archive_schema import RECORD_INDEXES, migrate
+from .archive_store import Importer
+from .findings import Finding
+from .rules import Rules
+
+Progress = Callable[[int], None]
+
+
+class ArchiveError(ValueError):
+    """An import that failed (a file that cannot be read, a database error): the
+    archive is as it was before the import."""
+
+
+@dataclass(frozen=True)
+class ImportSummary:
+    """What an import did. ``unparseable``: (source name, line, column, message) of
+    each record not stored because it does not parse (line and column in its file)."""
+
+    imported: int
+    duplicates: int
+    with_findings: int
+    unparseable: tuple[tuple[str, int, int, str], ...]
+    ids: tuple[int, ...]  # the new records' ids, in input order
+    invalid: int = 0  # new records with at least one error
+
+
+@dataclass(frozen=True)
+class Submission:
+    """What ``Archive.add`` stored: new ids, ids of records already stored, the owner
+    token (plain, shown once; ``None`` when nothing new was stored) and the syntax
+    findings of the records not stored (lines and columns in the submitted text)."""
+
+    ids: tuple[int, ...]
+    duplicates: tuple[int, ...]
+    token: str | None
+    rejected: tuple[Finding, ...] = ()
+
+
+DENOMINATIONS = ("S", "H", "D", "C", "SA", "TA")
+SORTS = ("date", "event", "site", "variant", "contract", "errors", "created", "id")
+VALIDITIES = ("", "valid", "invalid")
+MAX_PER_PAGE = 100
+_MAX_FIELD = 200  # longer search fields are cut
+
+
+@dataclass(frozen=True)
+class SearchQuery:
+    """A search of the archive; empty fields do not filter.
+
+    ``text``: full text over event, site, players and comments (whole words);
+    ``player``: any seat, words matched as prefixes; ``event``: the Event tag,
+    words as prefixes; ``date_from``/``date_to``: inclusive, ``YYYY.MM.DD`` or
+    ``YYYY-MM-DD`` or a prefix of one (``2026``, ``2026-03``); ``variant``: exact;
+    ``contract``: exact (``80H``, ``capot S``) or a denomination (``H``, ``SA``);
+    ``validity``: "", "valid" or "invalid"."""
+
+    text: str = ""
+    player: str = ""
+    event: str = ""
+    date_from: str = ""
+    date_to: str = ""
+    variant: str = ""
+    contract: str = ""
+    validity: str = ""
+    sort: str = "date"
+    descending: bool = True
+    page: int = 1
+    per_page: int = 25
+
+    @classmethod
+    def from_args(cls, args: Mapping[str, str]) -> SearchQuery:
+        """From query-string arguments; never raises (bad values fall back to defaults)."""
+        def text(name: str) -> str:
+            value = args.get(name, "")
+            return value.strip()[:_MAX_FIELD] if isinstance(value, str) else ""
+
+        order = text("order").lower()
+        descending = order != "asc" if order else text("descending").lower() not in ("0", "false", "no")
+        return cls(text=text("text") or text("q"), player=text("player"), event=text("event"),
+                   date_from=text("date_from"), date_to=text("date_to"), variant=text("variant"),
+                   contract=text("contract"), validity=text("validity") if text("validity") in VALIDITIES else "",
+                   sort=text("sort") if text("sort") in SORTS else "date", descending=descending,
+                   page=_int(text("page"), 1), per_page=_int(text("per_page"), 25))
+
+
+@dataclass(frozen=True)
+class SearchPage:
+    rows: list[dict] = field(default_factory=list)
+    total: int = 0
+    page: int = 1
+    per_page: int = 25
+    pages: int = 1
+
+
+# What a search returns of each record: everything but the texts and the owner's hash.
+LIST_COLUMNS = ("id", "event", "site", "date", "round", "deal", "north", "east", "south", "west", "dealer",
+                "variant", "rules", "contract", "denomination", "doubling", "taker", "recorded_ns",
+                "recorded_ew", "rescored_ns", "rescored_ew", "valid", "errors", "warnings", "source",
+                "source_line", "match_id", "deal_in_match", "created")
+INDEXED_PAIRS = {index[:2] for index in RECORD_INDEXES}
+_LIST_SQL = ", ".join(f"records.{name}" for name in LIST_COLUMNS)
+
+
+class Archive:
+    """A SQLite file of records. Not to be shared between threads: one per request."""
+
+    def __init__(self, path: str | os.PathLike, *, upgrade: bool = True) -> None:
+        """Open (or create) the archive at ``path``. ``upgrade=False`` skips the
+        migration check, for a file already opened once by this program (the site
+        migrates at start-up, then opens the archive once per request)."""
+        self.path = pathlib.Path(path)
+        try:
+            self.db = Database(self.path)
+            self.db.enable_wal()
+            self.db.execute("PRAGMA foreign_keys = ON")
+            self.db.execute("PRAGMA synchronous = NORMAL")  # safe with WAL: a crash loses no committed data
+            self.db.execute("PRAGMA cache_size = -32000")  # 32 MB: the indexes of 100,000 records fit
+            self.db.execute("PRAGMA mmap_size = 268435456")  # reads straight from the OS cache
+            self.db.execute("PRAGMA temp_store = MEMORY")
+            if upgrade:
+                migrate(self.db)
+        except sqlite3.Error as error:
+            raise ArchiveError(f"cannot open the archive {self.path}: {error}") from error
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Archive:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- imports ----------------------------------------------------------------
+
+    def import_files(self, paths: Iterable[str | os.PathLike], *, rules: str | None = None, jobs: int = 1,
+                     progress: Progress | None = None) -> ImportSummary:
+        """Import files of records in one transaction; ``progress(n)`` is called with
+        the bytes read since its last call. Raise ``ArchiveError`` (the archive
+        unchanged) when a file cannot be read or anything else fails."""
+        if isinstance(paths, (str, os.PathLike)):
+            paths = [paths]
+
+        def sources() -> Iterable[tuple[str, BinaryIO, int | None]]:
+            for path in paths:
+                try:
+                    stream = open(path, "rb")
+                except OSError as error:
+                    raise ArchiveError(f"cannot read {os.fspath(path)}: {error.strerror or error}") from error
+                with stream:
+                    yield os.fspath(path), stream, os.fstat(stream.fileno()).st_size
+
+        importer = self._import(sources(), rules, jobs, progress, None)
+        return _summary(importer)
+
+    def import_text(self, text: str | bytes, *, source_name: str = "<text>",
+                    rules: str | None = None) -> ImportSummary:
+        """Import the records of a text, in one transaction."""
+        return _summary(self._import([(source_name, _stream(text), None)], rules, 1, None, None))
+
+    def add(self, text: str | bytes, *, source_name: str = "submitted", rules: str | None = None) -> Submission:
+        """Store the records of a submitted text that parse (valid or not), with one new
+        owner token for them all; records that do not parse are ``rejected``."""
+        token = secrets.token_urlsafe(24)
+        importer = self._import([(source_name, _stream(text), None)], rules, 1, None, _token_hash(token))
+        ids = tuple(importer.ids)
+        return Submission(ids, tuple(importer.duplicate_ids), token if ids else None, tuple(importer.rejected))
+
+    def _import(self, sources: Iterable[tuple[str, BinaryIO, int | None]], rules: str | None, jobs: int,
+                progress: Progress | None, owner_hash: str | None) -> Importer:
+        resolved = Rules.parse(rules) if rules else None
+        try:
+            with Reader(resolved, jobs) as reader, self.db.atomic():
+                importer = Importer(self.db, resolved, owner_hash)
+                for name, stream, size in sources:
+                    for items, read in reader.items(stream, size):
+                        importer.feed(name, items)
+                        if progress is not None:
+                            progress(read)
+                    importer.end_source()
+                importer.finish()
+        except ArchiveError:
+            raise
+        except OSError as error:
+            raise ArchiveError(f"cannot read the input: {error.strerror or error}") from error
+        except Exception as error:
+            raise ArchiveError(f"import failed, nothing stored: {type(error).__name__}: {error}") from error
+        return importer
+
+    # --- records ------------------------------------------------------------------
+
+    def get(self, record_id: int) -> dict | None:
+        """The record's row with its raw and canonical texts, ``None`` if there is none."""
+        return next(self.db.query("SELECT * FROM records_full WHERE id = ?", [record_id]), None)
+
+    def findings(self, record_id: int) -> list[dict]:
+        """The record's findings in position order (line, column relative to its raw text)."""
+        return list(self.db.query(
+            'SELECT * FROM findings WHERE record_id = ? ORDER BY line IS NULL, line, "column", id', [record_id]))
+
+    def count(self) -> int:
+        return self.db.execute("SELECT count(*) FROM records").fetchone()[0]
+
+    def delete(self, record_id: int, token: str) -> bool:
+        """Delete a submitted record given its owner token; ``False`` for a wrong token,
+        a record without owner or no such record."""
+        row = next(self.db.query("SELECT owner_hash, match_id FROM records WHERE id = ?", [record_id]), None)
+        if row is None or not row["owner_hash"] or not isinstance(token, str):
+            return False
+        if not hmac.compare_digest(_token_hash(token), row["owner_hash"]):
+            return False
+        with self.db.atomic():
+            self.db.execute("DELETE FROM findings WHERE record_id = ?", [record_id])
+            self.db.execute("DELETE FROM record_texts WHERE record_id = ?", [record_id])
+            self.db.execute("UPDATE match_findings SET record_id = NULL WHERE record_id = ?", [record_id])
+            self.db.execute("DELETE FROM records WHERE id = ?", [record_id])
+            match_id = row["match_id"]
+            if match_id is not None and not self.db.execute(
+                    "SELECT 1 FROM records WHERE match_id = ? LIMIT 1", [match_id]).fetchone():
+                self.db.execute("DELETE FROM match_findings WHERE match_id = ?", [match_id])
+                self.db.execute("DELETE FROM matches WHERE id = ?", [match_id])
+        return True
+
+    # --- matches ------------------------------------------------------------------
+
+    def get_match(self, match_id: int) -> dict | None:
+        return next(self.db.query("SELECT * FROM matches WHERE id = ?", [match_id]), None)
+
+    def match_records(self, match_id: int) -> list[dict]:
+        """The match's records in deal order (search columns, without the texts)."""
+        return list(self.db.query(f"SELECT {_LIST_SQL} FROM records WHERE match_id = ? ORDER BY deal_in_match",
+                                  [match_id]))
+
+    def match_findings(self, match_id: int) -> list[dict]:
+        """What the match check found (score sheet, dealer rotation...), in deal order."""
+        return list(self.db.query("SELECT * FROM match_findings WHERE match_id = ? ORDER BY deal_in_match, id",
+                                  [match_id]))
+
+    # --- search -------------------------------------------------------------------
+
+    def search(self, query: SearchQuery) -> SearchPage:
+        """One page of the records that match every filter of ``query``, sorted."""
+        filters = self._filters(query)
+        if len(filters) == 1 and filters[0].column == "id":  # full text alone: count in the index
+            total = self.db.execute("SELECT count(*) FROM records_fts WHERE records_fts MATCH ?",
+                                    filters[0].params).fetchone()[0]
+        else:
+            total = self.db.execute("SELECT count(*) FROM records" + _where(filters, True, ""),
+                                    _params(filters)).fetchone()[0]
+        per_page = min(max(int(query.per_page), 1), MAX_PER_PAGE)
+        pages = max(1, math.ceil(total / per_page))
+        page = min(max(int(query.page), 1), pages)
+        offset = (page - 1) * per_page
+        column = query.sort if query.sort in SORTS else "date"
+        direction = "DESC" if query.descending else "ASC"
+        order = f"records.{column} {direction}" + (f", records.id {direction}" if column != "id" else "")
+        walk = self._walk(filters, column, offset + per_page, total)
+        ids_sql = f"SELECT records.id FROM records{_where(filters, not walk, column)} ORDER BY {order} LIMIT ? OFFSET ?"
+        rows = list(self.db.query(
+            f"SELECT {_LIST_SQL} FROM records WHERE records.id IN ({ids_sql}) ORDER BY {order}",
+            _params(filters) + [per_page, offset]))
+        return SearchPage(rows, total, page, per_page, pages)
+
+    def _walk(self, filters: list[_Filter], sort: str, needed: int, total: int) -> bool:
+        """Whether to walk the sort's index, testing each record, rather than let SQLite fetch
+        the records that pass the filters (through their indexes) and sort them.
+
+        SQLite's planner prefers the filters' indexes even when most records pass them, and
+        then sorts them all for one page. Walking reads about ``needed * size / total``
+        records, each looked up in the table; fetching and sorting handles ``total``, more
+        cheaply each: walk when that reads four times fewer. A single filter whose index
+        leads to the sort's column (``variant, date``) serves both: no walk."""
+        tests = {f.column for f in filters} - {sort}
+        if not tests or (len(tests) == 1 and (*tests, sort) in INDEXED_PAIRS):
+            return False
+        size = self.db.execute("SELECT max(id) FROM records").fetchone()[0] or 0
+        return 4 * needed * size < total * total
+
+    def _filters(self, query: SearchQuery) -> list[_Filter]:
+        filters: list[_Filter] = []
+        text = _CONTROL.sub(" ", query.text)
+        match = [self.db.quote_fts(text)] if text.strip() else []
+        match += _prefix_terms("{north east south west}", query.player)
+        match += _prefix_terms("event", query.event)
+        match = [term for term in match if term]
+        if match:
+            filters.append(_Filter("id", "{} IN (SELECT rowid FROM records_fts WHERE records_fts MATCH ?)",
+                                   (" AND ".join(f"({term})" for term in match),)))
+        date_from, date_to = _date(query.date_from), _date(query.date_to)
+        if date_from:
+            filters.append(_Filter("date", "{} >= ?", (date_from,)))
+        if date_to:  # "~" sorts after every date character: 2026 takes in 2026.12.31
+            filters.append(_Filter("date", "{} <= ?", (date_to + "~",)))
+        if query.variant.strip():
+            filters.append(_Filter("variant", "{} = ?", (query.variant.strip().lower(),)))
+        contract = _contract(query.contract)
+        if contract:
+            filters.append(_Filter("denomination" if contract in DENOMINATIONS else "contract", "{} = ?",
+                                   (contract,)))
+        if query.validity in ("valid", "invalid"):
+            filters.append(_Filter("valid", "{} = ?", (1 if query.validity == "valid" else 0,)))
+        return filters
+
+
+@dataclass(frozen=True)
+class _Filter:
+    """A test on one column of ``records`` (a whitelisted name): SQL with ``{}`` for the
+    column, and its parameters."""
+
+    column: str
+    test: str
+    params: tuple[Any, ...]
+
+
+def _where(filters: list[_Filter], use_indexes: bool, sort: str) -> str:
+    """The WHERE clause of ``filters``; without ``use_indexes``, the column of each test
+    (but the sort's) is written ``+records.x``, which keeps SQLite off its index."""
+    if not filters:
+        return ""
+    tests = [f.test.format(("" if use_indexes or f.column == sort else "+") + "records." + f.column)
+             for f in filters]
+    return " WHERE " + " AND ".join(tests)
+
+
+def _params(filters: list[_Filter]) -> list[Any]:
+    return [value for f in filters for value in f.params]
+
+
+# --- helpers ----------------------------------------------------------------------
+
+def _summary(importer: Importer) -> ImportSummary:
+    return ImportSummary(importer.imported, importer.duplicates, importer.with_findings,
+                         tuple(importer.unparseable), tuple(importer.ids), importer.invalid)
+
+
+def _stream(text: str | bytes) -> BinaryIO:
+    return io.BytesIO(text.encode("utf-8", "replace") if isinstance(text, str) else bytes(text))
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def _int(text: str, default: int) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        return default
+
+
+_WORD = re.compile(r"[^\s\"\x00-\x1f\x7f]+")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")  # FTS5 takes a NUL for the end of the query
+_DATE = re.compile(r"^(\d{4})(?:[-./](\d{1,2})(?:[-./](\d{1,2}))?)?$")
+
+
+def _prefix_terms(columns: str, text: str) -> list[str]:
+    """An FTS5 expression matching every word of ``text`` as a prefix in ``columns``;
+    each word is quoted, so nothing the user types is FTS syntax."""
+    words = _WORD.findall(text)
+    return [" AND ".join(f'{columns} : "{word}"*' for word in words)] if words else []
+
+
+def _contract(text: str) -> str:
+    """A contract as stored (``80H``, ``capot S``, ``generale TA``, ``SA``) whatever its case and spacing."""
+    words = text.upper().split()
+    return " ".join(word.lower() if word in ("CAPOT", "GENERALE") else word for word in words)
+
+
+def _date(text: str) -> str:
+    """A date or its prefix in the stored form ``YYYY.MM.DD``; "" when it is not one."""
+    match = _DATE.match(text.strip())
+    if match is None:
+        return ""
+    return ".".join(part.zfill(2) for part in match.groups() if part is not None)

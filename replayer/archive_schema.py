@@ -1,0 +1,104 @@
+"""The archive's schema, built by sqlite-utils ``Migrations``.
+
+Each migration runs once per database file (sqlite-utils records it in
+``_sqlite_migrations``), so opening an existing archive again runs nothing. A
+later change to the schema is a new function appended here, never an edit of
+an applied one.
+
+Tables:
+
+* ``records``: one deal each: the sha256 of its canonical text (unique: the
+  same deal is never stored twice), the tags as columns, what the validator
+  made of it, where it came from, its match, the owner token's hash of a
+  submitted record;
+* ``record_texts``: the raw text of each record as submitted and its canonical
+  text, apart so that ``records`` stays narrow (searches that scan or sort it
+  read a tenth of the bytes); the view ``records_full`` joins the two;
+* ``findings``: the validator's findings per record, line and column relative
+  to the record's raw text (line 1 = its first line);
+* ``matches``: runs of consecutive records of one file with the same Event and
+  Round (the notation's rule), with their final totals, winner and errors;
+* ``match_findings``: what ``replayer.matches.check_match`` found in a match;
+* ``records_fts``: full-text index over event, site, the four players and the
+  comments, kept up to date by triggers.
+"""
+
+from __future__ import annotations
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+MIGRATIONS = Migrations("belote-archive")
+
+RECORD_COLUMNS: dict[str, type] = {
+    "id": int, "hash": str, "event": str, "site": str, "date": str, "round": str, "deal": str,
+    "north": str, "east": str, "south": str, "west": str, "dealer": str,
+    "variant": str, "rules": str, "contract": str, "denomination": str, "doubling": int, "taker": str,
+    "recorded_ns": int, "recorded_ew": int, "rescored_ns": int, "rescored_ew": int,
+    "valid": int, "errors": int, "warnings": int,
+    "source": str, "source_line": int, "source_offset": int,
+    "match_id": int, "deal_in_match": int, "owner_hash": str, "created": str, "comments": str,
+}
+TEXT_COLUMNS: dict[str, type] = {"record_id": int, "raw": str, "canonical": str}
+FINDING_COLUMNS: dict[str, type] = {
+    "id": int, "record_id": int, "rule": str, "severity": str, "message": str,
+    "line": int, "column": int, "trick": int, "card_index": int, "seat": str, "card": str,
+}
+MATCH_COLUMNS: dict[str, type] = {
+    "id": int, "event": str, "round": str, "site": str, "date": str, "variant": str, "rules": str,
+    "target": int, "deals": int, "winner": str, "final_ns": int, "final_ew": int, "errors": int,
+    "source": str, "created": str,
+}
+MATCH_FINDING_COLUMNS: dict[str, type] = {
+    "id": int, "match_id": int, "record_id": int, "deal_in_match": int, "rule": str, "severity": str,
+    "message": str,
+}
+FTS_COLUMNS = ("event", "site", "north", "east", "south", "west", "comments")
+
+# Search filters and sorts on these; each sort index ends with id, the tie-breaker.
+RECORD_INDEXES: tuple[tuple[str, ...], ...] = (
+    ("date", "id"), ("event", "id"), ("site", "id"), ("contract", "id"), ("errors", "id"),
+    ("created", "id"), ("variant", "date", "id"), ("valid", "date", "id"), ("denomination", "date", "id"),
+    ("match_id", "deal_in_match"),
+)
+
+
+@MIGRATIONS()
+def m001_tables(db: Database) -> None:
+    db["matches"].create(MATCH_COLUMNS, pk="id", not_null={"deals", "errors"})
+    db["records"].create(RECORD_COLUMNS, pk="id", not_null={"hash", "valid", "errors", "warnings", "created"},
+                         foreign_keys=[("match_id", "matches", "id")])
+    db["records"].create_index(["hash"], unique=True)
+    db["record_texts"].create(TEXT_COLUMNS, pk="record_id", not_null={"raw", "canonical"},
+                              foreign_keys=[("record_id", "records", "id")])
+    db["findings"].create(FINDING_COLUMNS, pk="id", not_null={"record_id", "rule", "severity", "message"},
+                          foreign_keys=[("record_id", "records", "id")])
+    db["findings"].create_index(["record_id", "line", "column"])
+    db["match_findings"].create(MATCH_FINDING_COLUMNS, pk="id", not_null={"match_id", "rule", "severity"},
+                                foreign_keys=[("match_id", "matches", "id"), ("record_id", "records", "id")])
+    db["match_findings"].create_index(["match_id"])
+
+
+@MIGRATIONS()
+def m002_full_text(db: Database) -> None:
+    db["records"].enable_fts(FTS_COLUMNS, create_triggers=True)
+
+
+@MIGRATIONS()
+def m003_search_indexes(db: Database) -> None:
+    for columns in RECORD_INDEXES:
+        db["records"].create_index(list(columns), find_unique_name=True)
+
+
+@MIGRATIONS()
+def m004_full_view(db: Database) -> None:
+    db.create_view("records_full", "SELECT records.*, record_texts.raw, record_texts.canonical "
+                                   "FROM records JOIN record_texts ON record_texts.record_id = records.id")
+
+
+def migrate(db: Database) -> list[str]:
+    """Apply the pending migrations; return their names (empty when the file is up to date)."""
+    pending = [migration.name for migration in MIGRATIONS.pending(db)]
+    if pending:  # an archive up to date (every request of the site opens one) costs one query
+        MIGRATIONS.apply(db)
+    return pending

@@ -1,0 +1,69 @@
+"""The archive and replay web site: ``create_app`` builds the Flask application.
+
+``flask --app replayer.web run`` and ``belote serve`` both run it.  Templates and
+static files live at the top of the checkout (``templates/``, ``static/``) and are
+installed inside this package (``replayer/web/templates``, ``replayer/web/static``)
+by the wheel; ``create_app`` finds them in either place.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any, Mapping
+
+from flask import Flask
+
+_HERE = Path(__file__).resolve().parent
+_CHECKOUT = _HERE.parent.parent
+MEGABYTE = 1024 * 1024
+
+
+def resource_dir(name: str) -> Path:
+    """``templates``, ``static`` or ``samples``: inside the installed package, else at the top of the checkout."""
+    installed = (_HERE / name) if name != "samples" else (_HERE.parent / "samples")
+    return installed if installed.is_dir() else _CHECKOUT / name
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """The site. Config: defaults, then ``BELOTE_*`` environment variables, then ``test_config``."""
+    app = Flask(__name__, instance_relative_config=True,
+                template_folder=str(resource_dir("templates")), static_folder=str(resource_dir("static")))
+    app.config.from_mapping(
+        DB=os.path.join(app.instance_path, "belote.sqlite"),
+        LOAD_SAMPLES=True,
+        SECRET_KEY=None,
+        MAX_CONTENT_LENGTH=2 * MEGABYTE,
+        MAX_FORM_MEMORY_SIZE=2 * MEGABYTE,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+    )
+    app.config.from_prefixed_env("BELOTE")
+    if test_config is not None:
+        app.config.update(test_config)
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = _instance_secret(app.instance_path)
+
+    from . import api, archive_views, db, errors, match_views, replay_views, security, submit_views
+
+    app.json.sort_keys = False  # keep the API's keys in their natural order
+    security.init_app(app)
+    errors.init_app(app)
+    db.init_app(app)
+    for blueprint in (archive_views.bp, submit_views.bp, api.bp, replay_views.bp, match_views.bp):
+        app.register_blueprint(blueprint)
+    return app
+
+
+def _instance_secret(instance_path: str) -> str:
+    """A secret key kept in the instance folder, so sessions survive restarts and several workers agree."""
+    path = Path(instance_path) / "secret_key"
+    try:
+        return path.read_text(encoding="ascii").strip()
+    except OSError:
+        key = secrets.token_hex(32)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(key, encoding="ascii")
+        path.chmod(0o600)
+        return key

@@ -1,0 +1,104 @@
+"""The JSON API: search the archive, read one record with its findings, score and every step,
+and validate a text without storing it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, jsonify, request, url_for
+
+from notation.errors import RecordSyntaxError
+from notation.jsonio import to_json
+from notation.parser import parse_record
+from replayer.rules import RulesError
+from replayer.timeline import build_timeline
+from replayer.validator import validate
+
+from .archive_views import query_args, run_search
+from .checking import check, is_blank
+from .db import get_archive
+from .security import FORM_TYPES
+from .submit_views import submitted_data
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+PRIVATE = frozenset({"owner_hash"})  # never leaves the server
+HEAVY = frozenset({"raw", "canonical", "comments"})  # left out of search results
+
+
+def public(row: dict, *, drop: frozenset[str] = frozenset()) -> dict[str, Any]:
+    out = {key: value for key, value in row.items() if key not in PRIVATE and key not in drop}
+    out["url"] = url_for("api.record", record_id=row["id"], _external=True)
+    out["replay_url"] = url_for("replay.show", record_id=row["id"], _external=True)
+    if row.get("match_id"):
+        out["match_url"] = url_for("matches.show", match_id=row["match_id"], _external=True)
+    return out
+
+
+@bp.get("")
+@bp.get("/")
+def index():
+    return jsonify(endpoints={
+        "search": {"method": "GET", "url": url_for("api.records", _external=True),
+                   "parameters": ["text", "player", "event", "date_from", "date_to", "variant", "contract",
+                                  "validity", "sort", "order", "page", "per_page"]},
+        "record": {"method": "GET", "url": url_for("api.records", _external=True) + "/<id>"},
+        "validate": {"method": "POST", "url": url_for("api.validate_text", _external=True),
+                     "body": "the text (text/plain), or JSON {\"text\": \"...\"}; nothing is stored"},
+    })
+
+
+@bp.get("/records")
+def records():
+    query, page = run_search(request.args)
+    args = query_args(request.args)
+
+    def page_url(number: int) -> str | None:
+        if not 1 <= number <= page.pages:
+            return None
+        return url_for("api.records", **{**args, "page": str(number)}, _external=True)
+
+    return jsonify(records=[public(row, drop=HEAVY) for row in page.rows], total=page.total, page=page.page,
+                   per_page=page.per_page, pages=page.pages, sort=query.sort,
+                   order="desc" if query.descending else "asc",
+                   next=page_url(page.page + 1), prev=page_url(page.page - 1))
+
+
+@bp.get("/records/<int:record_id>")
+def record(record_id: int):
+    archive = get_archive()
+    row = archive.get(record_id)
+    if row is None:
+        abort(404, description=f"no record {record_id}")
+    out = public(row)
+    out["findings"] = archive.findings(record_id)
+    try:
+        parsed = parse_record(row["raw"])
+        report = validate(parsed, row["rules"])
+    except (RecordSyntaxError, RulesError) as error:  # stored records parse; an archive edited by hand may not
+        out.update(record=None, report=None, timeline=None, problem=str(error))
+        return jsonify(out)
+    out["record"] = to_json(parsed)
+    out["report"] = report.as_dict()
+    out["timeline"] = build_timeline(parsed, report).as_dict()
+    return jsonify(out)
+
+
+@bp.post("/validate")
+def validate_text():
+    data = _posted_text()
+    if is_blank(data):
+        abort(400, description="no text: send the records as the body (text/plain) or as JSON {\"text\": \"...\"}")
+    result = check(data)
+    return jsonify(stored=False, **result.as_dict())
+
+
+def _posted_text() -> bytes | str:
+    if request.is_json:
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict) or not isinstance(body.get("text"), str):
+            abort(400, description="the JSON body must be an object with a string \"text\"")
+        return body["text"]
+    if request.mimetype in FORM_TYPES:
+        return submitted_data()
+    return request.get_data(cache=False)

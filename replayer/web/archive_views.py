@@ -1,0 +1,85 @@
+"""The archive page: list, search, sort and page through the stored records (a plain GET form)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+from flask import Blueprint, current_app, render_template, request, send_from_directory, url_for
+
+from replayer.archive import SearchPage, SearchQuery
+
+from .db import get_archive
+
+bp = Blueprint("archive", __name__)
+
+FILTERS = ("text", "player", "event", "date_from", "date_to", "variant", "contract", "validity")
+VARIANTS = ("belote", "coinche", "contree")
+VALIDITIES = (("", "valid or not"), ("valid", "valid only"), ("invalid", "with errors only"))
+# (sort key or None when the column does not sort, title, first click sorts descending?)
+COLUMNS = (("id", "#", True), ("date", "Date", True), ("event", "Event", False), (None, "Players", False),
+           ("variant", "Variant", False), ("contract", "Contract", False), (None, "Recorded / rescored", False),
+           ("errors", "Findings", True))
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
+
+
+def query_args(args: Mapping[str, str]) -> dict[str, str]:
+    """The search arguments of a request that links keep: known keys only, one value each,
+    control characters (never meant, and NUL upsets SQLite's full-text queries) made spaces, trimmed."""
+    clean: dict[str, str] = {}
+    for key in (*FILTERS, "sort", "order", "page", "per_page"):
+        value = args.get(key, "")
+        if isinstance(value, str):
+            value = _CONTROL.sub(" ", value).strip()[:200]
+            if value:
+                clean[key] = value
+    return clean
+
+
+def run_search(args: Mapping[str, str]) -> tuple[SearchQuery, SearchPage]:
+    query = SearchQuery.from_args(query_args(args))
+    return query, get_archive().search(query)
+
+
+@bp.get("/")
+def index():
+    query, page = run_search(request.args)
+    args = query_args(request.args)
+
+    def link(**changes: Any) -> str:
+        """This search with some arguments changed (page links and sort headers keep the filters)."""
+        merged = {**args, **{k: str(v) for k, v in changes.items() if v not in (None, "")}}
+        for key in [k for k, v in changes.items() if v in (None, "")]:
+            merged.pop(key, None)
+        return url_for("archive.index", **merged)
+
+    def sort_link(key: str, descending_first: bool) -> str:
+        if query.sort == key:
+            order = "asc" if query.descending else "desc"
+        else:
+            order = "desc" if descending_first else "asc"
+        return link(sort=key, order=order, page=None)
+
+    return render_template("archive.html", query=query, page=page, args=args, link=link, sort_link=sort_link,
+                           columns=COLUMNS, variants=VARIANTS, validities=VALIDITIES,
+                           page_numbers=page_numbers(page.page, page.pages))
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    """Browsers ask for /favicon.ico whatever the page says; answer with the site's SVG icon."""
+    return send_from_directory(current_app.static_folder, "favicon.svg", mimetype="image/svg+xml", max_age=86400)
+
+
+def page_numbers(current: int, pages: int, around: int = 2) -> list[int | None]:
+    """Page numbers to link: the first, the last and a few around the current one; None for a gap."""
+    wanted = {1, pages, *range(current - around, current + around + 1)}
+    shown = sorted(n for n in wanted if 1 <= n <= pages)
+    out: list[int | None] = []
+    for n in shown:
+        if out and n - (out[-1] or 0) > 1:
+            out.append(None)
+        out.append(n)
+    return out

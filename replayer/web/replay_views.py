@@ -1,0 +1,255 @@
+"""Replay pages: the step-by-step card table of one stored record.
+
+Every step renders on the server at ``/r/<id>?step=N`` (all links are real
+hrefs, so the page works without JavaScript). ``static/replay.js`` fetches the
+stage of every step once from ``/r/<id>/steps`` (the same partial templates) and
+swaps them in place, which makes stepping instant without a second renderer.
+
+View options, all in the query string and kept by every link:
+``step`` (clamped; ``end`` or ``last`` for the last step), ``bottom`` (the seat
+shown at the bottom of the table) and ``seat`` (a one-seat view that hides the
+other hands and everything after the current step).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
+from markupsafe import Markup
+
+from notation.cards import SEATS, Card, NotationError, Seat
+from notation.jsonio import to_json
+from notation.parser import parse_record
+from notation.record import Record
+from replayer.findings import Finding
+from replayer.rules import RulesError
+from replayer.timeline import END, Timeline, build_timeline
+from replayer.validator import Report, validate
+
+from .db import get_archive
+
+bp = Blueprint("replay", __name__)
+
+PLACES = ("bottom", "left", "top", "right")
+
+
+# --- analysing a stored record ------------------------------------------------
+
+@dataclass(frozen=True)
+class Analysis:
+    """A stored record re-read and re-validated; ``error`` when its text no longer parses."""
+
+    record: Record | None
+    report: Report | None
+    timeline: Timeline | None
+    error: str | None = None
+
+
+@functools.lru_cache(maxsize=256)
+def analyse(raw: str, rules: str | None) -> Analysis:
+    """Parse and validate a stored raw text as the archive did (cached: a replay is
+    stepped through many times; the values are immutable)."""
+    try:
+        record = parse_record(raw)
+    except (NotationError, ValueError) as error:
+        return Analysis(None, None, None, str(error).splitlines()[0] if str(error) else "unreadable record")
+    try:  # no repair suggestions: the page does not show them and they cost up to a second
+        report = validate(record, rules or None, repair=False)
+    except RulesError:  # a rules string the engine no longer accepts: the record's own tags decide
+        report = validate(record, repair=False)
+    return Analysis(record, report, build_timeline(record, report))
+
+
+def load(record_id: int) -> tuple[dict[str, Any], Analysis]:
+    row = get_archive().get(record_id)
+    if row is None:
+        abort(404, description=f"There is no record {record_id} in the archive.")
+    return row, analyse(row["raw"] or "", row.get("rules"))
+
+
+# --- view options -------------------------------------------------------------
+
+@dataclass(frozen=True)
+class View:
+    """What the reader asked to see: the step, the seat at the bottom, a one-seat view."""
+
+    step: int
+    bottom: Seat
+    seat: Seat | None
+    embed: bool = False
+
+    @property
+    def default_bottom(self) -> bool:
+        return self.bottom is (self.seat or Seat.SOUTH)
+
+    @property
+    def layout(self) -> tuple[Seat, Seat, Seat, Seat]:
+        """Seats at bottom, left, top, right (the table as seen from the bottom seat)."""
+        b = self.bottom.index
+        return SEATS[b], SEATS[(b + 1) % 4], SEATS[(b + 2) % 4], SEATS[(b + 3) % 4]
+
+    def args(self, **changes: Any) -> dict[str, Any]:
+        """Query arguments for a link to another step or view; defaults are left out."""
+        values: dict[str, Any] = {"step": self.step, "bottom": str(self.bottom), "seat": self.seat and str(self.seat)}
+        values.update(changes)
+        default_bottom = values["seat"] or "S"
+        if values["bottom"] == default_bottom:
+            values.pop("bottom")
+        return {k: v for k, v in values.items() if v not in (None, "")}
+
+
+def _seat_arg(name: str) -> Seat | None:
+    text = request.args.get(name, "")
+    if not text.strip():
+        return None
+    try:
+        return Seat.parse(text)
+    except NotationError:
+        return None
+
+
+def read_view(timeline: Timeline | None, embed: bool = False) -> View:
+    """The view options of the request; a bad ``seat`` is refused (showing every hand
+    would reveal what the reader asked to hide), a bad ``step`` or ``bottom`` is clamped."""
+    seat = _seat_arg("seat")
+    if request.args.get("seat", "").strip() and seat is None:
+        abort(400, description="seat must be one of N, E, S, W (or left out to see every hand).")
+    bottom = _seat_arg("bottom") or seat or Seat.SOUTH
+    last = timeline.last if timeline is not None else 0
+    return View(_step_arg(request.args.get("step", ""), last), bottom, seat, embed)
+
+
+def _step_arg(text: str, last: int) -> int:
+    text = text.strip().lower()
+    if text in ("end", "last"):
+        return last
+    try:
+        value = int(text, 10)
+    except ValueError:  # not a number (or thousands of digits): the deal
+        return 0
+    return max(0, min(value, last))
+
+
+# --- what a step shows --------------------------------------------------------
+
+def visible_findings(timeline: Timeline, view: View) -> list[tuple[int, Finding]]:
+    """(step, finding) pairs the reader may see: all of them, or in a one-seat view only
+    those about steps already reached."""
+    return [(step.index, finding) for step in timeline.steps for finding in step.findings
+            if view.seat is None or step.index <= view.step]
+
+
+def hidden(view: View, seat: Seat) -> bool:
+    return view.seat is not None and seat is not view.seat
+
+
+def stage_context(row: dict[str, Any], analysis: Analysis, view: View) -> dict[str, Any]:
+    timeline = analysis.timeline
+    assert timeline is not None
+    step = timeline.step(view.step)
+    endpoint = "replay.embed" if view.embed else "replay.show"
+    record_id = row["id"]
+
+    base = url_for(endpoint, record_id=record_id)
+
+    def step_url(index: int, **changes: Any) -> str:
+        return base + "?" + urlencode(view.args(step=timeline.clamp(index), **changes))
+
+    places = dict(zip(view.layout, PLACES))
+    return {
+        "form_action": base, "row": row, "timeline": timeline, "step": step, "view": view, "step_url": step_url,
+        "hidden": lambda seat: hidden(view, seat), "places": places, "layout": list(zip(PLACES, view.layout)),
+        "next_finding": None if view.seat is not None else timeline.next_finding(step.index),
+        "findings": visible_findings(timeline, view), "illegal": illegal_cards(timeline, step.index),
+        "END": END, "card": card_html, "card_backs": card_backs, "unknown_cards": unknown_cards,
+    }
+
+
+@functools.lru_cache(maxsize=1024)
+def card_html(card: Card, extra: str = "") -> Markup:
+    """A card as rank + suit symbol, coloured by its ``s-<suit>`` class (built here rather than
+    in a Jinja macro: a page shows some 40 cards). No user text goes in."""
+    classes = " ".join(["card", f"s-{card.suit.value.lower()}", *extra.split()])
+    pretty = card.pretty()
+    return Markup(f'<span class="{classes}" title="{pretty}"><span class="rank">{pretty[:-1]}</span>'
+                  f'<span class="suit">{card.suit.symbol}</span></span>')
+
+
+def card_backs(count: int, label: str = "hidden card") -> Markup:
+    return Markup(f'<span class="card back" title="{label}" aria-label="{label}"></span>' * count)
+
+
+def unknown_cards(count: int) -> Markup:
+    return Markup('<span class="card unknown" title="card not known">?</span>' * count)
+
+
+def illegal_cards(timeline: Timeline, upto: int) -> set[tuple[int, int]]:
+    """(trick, position) of the cards marked illegal up to step ``upto``."""
+    return {(s.card.trick, s.card.position) for s in timeline.steps[:upto + 1] if s.illegal and s.card}
+
+
+# --- routes -------------------------------------------------------------------
+
+def _page(record_id: int, embed: bool) -> str | tuple[str, int]:
+    row, analysis = load(record_id)
+    view = read_view(analysis.timeline, embed)
+    template = "embed.html" if embed else "replay.html"
+    if analysis.timeline is None:
+        return render_template(template, row=row, analysis=analysis, view=view, unreadable=True), 422
+    context = stage_context(row, analysis, view)
+    return render_template(template, analysis=analysis, unreadable=False, **context)
+
+
+@bp.get("/r/<int:record_id>")
+def show(record_id: int):
+    return _page(record_id, embed=False)
+
+
+@bp.get("/r/<int:record_id>/embed")
+def embed(record_id: int):
+    return _page(record_id, embed=True)
+
+
+@bp.get("/r/<int:record_id>/steps")
+def steps(record_id: int):
+    """Every step's stage, for replay.js to swap in without a round trip."""
+    row, analysis = load(record_id)
+    if analysis.timeline is None:
+        abort(404, description="This record cannot be read, so it has no steps.")
+    base = read_view(analysis.timeline, request.args.get("embed") == "1")
+    stages = [render_template("_table.html", **stage_context(row, analysis, View(index, base.bottom, base.seat,
+                                                                                 base.embed)))
+              for index in range(analysis.timeline.last + 1)]
+    return Response('<div class="replay-steps">' + "".join(stages) + "</div>", mimetype="text/html")
+
+
+@bp.get("/r/<int:record_id>.belote")
+def text(record_id: int):
+    row = get_archive().get(record_id)
+    if row is None:
+        abort(404, description=f"There is no record {record_id} in the archive.")
+    response = Response(row["raw"] or "", mimetype="text/plain")
+    response.headers["Content-Disposition"] = f'inline; filename="record-{record_id}.belote"'
+    return response
+
+
+@bp.get("/r/<int:record_id>.json")
+def json(record_id: int):
+    row, analysis = load(record_id)
+    body: dict[str, Any] = {"id": record_id, "raw": row["raw"], "rules": row.get("rules")}
+    if analysis.record is None or analysis.report is None:
+        body.update(record=None, error=analysis.error, findings=[], score=None)
+        return jsonify(body), 422
+    report = analysis.report
+    body.update(record=to_json(analysis.record), findings=[f.as_dict() for f in report.findings],
+                ok=report.ok, score=report.score.as_dict() if report.score else None,
+                recorded=list(report.recorded) if report.recorded else None,
+                result_matches=analysis.timeline.result_matches if analysis.timeline else None,
+                unchecked=list(report.unchecked))
+    response = jsonify(body)
+    response.headers["Content-Disposition"] = f'inline; filename="record-{record_id}.json"'
+    return response
