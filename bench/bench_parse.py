@@ -5,7 +5,8 @@ Rates are given per second of CPU time (time.process_time, what one core
 delivers even on a busy machine) and per second of wall time.
 Builds a file of realistic records (a full 8-trick coinche deal and a classic
 deal with announcements, tags varied per record), then prints records/s for
-parse(), scan_headers(), and the peak memory of parse() at 10k and N records.
+parse(), scan_headers(), write_record() (the canonical text of the records of
+the 10k file, parsed beforehand), and the peak memory of parse() at 10k and N records.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from notation.parser import parse  # noqa: E402
 from notation.scan import scan_headers  # noqa: E402
+from notation.writer import write_record  # noqa: E402
 
 COINCHE_BODY = """\
 hand N AS KS QS JH TH 9D 8C 7C
@@ -98,6 +100,15 @@ def timed_scan(path: str) -> tuple[int, float, float]:
     return count, time.perf_counter() - wall, time.process_time() - cpu
 
 
+def timed_write(path: str) -> tuple[int, float, float]:
+    with open(path, "rb") as stream:
+        records = [result.record for result in parse(stream) if result.record is not None]
+    wall, cpu = time.perf_counter(), time.process_time()
+    for record in records:
+        write_record(record)
+    return len(records), time.perf_counter() - wall, time.process_time() - cpu
+
+
 def peak_memory(path: str) -> int:
     tracemalloc.start()
     with open(path, "rb") as stream:
@@ -121,6 +132,9 @@ def main() -> None:
         scanned, wall, cpu = timed_scan(big)
         print(f"scan_headers: {scanned} records: {scanned / cpu:,.0f} records/s of CPU time, "
               f"{scanned / wall:,.0f} records/s of wall time")
+        written, wall, cpu = timed_write(small)
+        print(f"write_record: {written} records: {written / cpu:,.0f} records/s of CPU time, "
+              f"{written / wall:,.0f} records/s of wall time")
         print(f"peak memory of parse(): {peak_memory(small) / 1e3:,.0f} kB at {min(10_000, count)} records, "
               f"{peak_memory(big) / 1e3:,.0f} kB at {count} records")
 

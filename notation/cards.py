@@ -27,7 +27,15 @@ class NotationError(ValueError):
         self.text = text
 
 
-class Suit(enum.Enum):
+class _Value(enum.Enum):
+    """A base of the enums below: members are singletons compared by identity, so they
+    hash by identity too, in C, instead of ``Enum.__hash__`` (a Python call that hashes
+    the name), which the engine pays in every seat- or suit-keyed lookup."""
+
+    __hash__ = object.__hash__
+
+
+class Suit(_Value):
     SPADES = "S"
     HEARTS = "H"
     DIAMONDS = "D"
@@ -67,7 +75,7 @@ _SUIT_BY_TEXT = {s.value: s for s in SUITS} | {sym: s for s, sym in _SUIT_SYMBOL
 }
 
 
-class Rank(enum.Enum):
+class Rank(_Value):
     """Ranks in natural order (7 8 9 10 J Q K A), the order of sequences."""
 
     SEVEN = "7"
@@ -188,7 +196,7 @@ def canonical_hand_order(cards: Iterable[Card | None]) -> tuple[Card | None, ...
     return tuple(sorted(cards, key=hand_sort_key))
 
 
-class Team(enum.Enum):
+class Team(_Value):
     NS = "NS"
     EW = "EW"
 
@@ -213,7 +221,7 @@ class Team(enum.Enum):
         return self.value
 
 
-class Seat(enum.Enum):
+class Seat(_Value):
     NORTH = "N"
     EAST = "E"
     SOUTH = "S"
@@ -258,7 +266,7 @@ for _member, _i in _SEAT_INDEX.items():
 _SEAT_BY_TEXT = {s.value: s for s in SEATS} | {s.name: s for s in SEATS} | {"O": Seat.WEST}
 
 
-class Denomination(enum.Enum):
+class Denomination(_Value):
     """What a contract is played in: one of the four suits, no trumps or all trumps."""
 
     SPADES = "S"
@@ -304,7 +312,7 @@ _DENOMINATION_ALIASES = {"SA": Denomination.NO_TRUMPS, "NT": Denomination.NO_TRU
                          "TA": Denomination.ALL_TRUMPS, "AT": Denomination.ALL_TRUMPS}
 
 
-class CallKind(enum.Enum):
+class CallKind(_Value):
     PASS = "pass"
     TAKE = "take"  # classic, round 1: the turned card's suit is trump
     NAME = "name"  # classic, round 2: a denomination is named

@@ -1,4 +1,4 @@
-"""Split a file into records, line by line, without ever reading it whole.
+"""Split a file into records without ever reading it whole: plain records cut straight from the bytes.
 
 A record is a run of non-blank lines: its tag pairs, then (after blank lines
 or not) its body.  Blank lines end a record, except between the tag pairs and
@@ -16,10 +16,11 @@ and byte-offset indexing (seek there, then parse the record).
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import re
 from dataclasses import dataclass
-from typing import IO, Iterator, Union
+from typing import IO, Generator, Iterable, Iterator, Union
 
 MAX_LINE = 100_000
 MAX_RECORD = 2_000_000
@@ -130,8 +131,9 @@ def read_blocks(source: Input) -> Iterator[bytes]:
         yield from iter(lambda: source.read(BLOCK), b"")  # type: ignore[union-attr]
 
 
-def _lines(source: Input, long_sizes: list[int]) -> Iterator[list[bytes]]:
-    """The lines of the input without their "\\n", a list per block read; a BOM is dropped.
+def _lines(blocks: Iterable[bytes], long_sizes: list[int], at_start: bool = True) -> Iterator[list[bytes]]:
+    """The lines of the input without their "\\n", a list per block read; a BOM is dropped (``at_start``:
+    the blocks start the file).
 
     A line longer than MAX_LINE comes out cut to MAX_LINE + 1 bytes, and its
     real size is appended to ``long_sizes``: memory never holds more than a
@@ -139,8 +141,8 @@ def _lines(source: Input, long_sizes: list[int]) -> Iterator[list[bytes]]:
     """
     rest = b""
     skipping = False  # inside an over-long line, dropping bytes until its end
-    first = True
-    for block in read_blocks(source):
+    first = at_start
+    for block in blocks:
         if first:
             first = False
             if block.startswith(b"\xef\xbb\xbf"):
@@ -155,14 +157,30 @@ def _lines(source: Input, long_sizes: list[int]) -> Iterator[list[bytes]]:
             block, skipping = block[end + 1:], False
             yield [rest]
             rest = b""
-        parts = (rest + block).split(b"\n") if rest else block.split(b"\n")
+        data = rest + block if rest else block
+        parts = data.split(b"\n")
         rest = parts.pop()
-        yield parts
+        if len(data) > MAX_LINE and max(map(len, parts), default=0) > MAX_LINE:  # whole over-long lines in a block
+            yield from _cut_long_lines(parts, long_sizes)
+        else:
+            yield parts
         if len(rest) > MAX_LINE:
             long_sizes.append(len(rest))
             rest, skipping = rest[:MAX_LINE + 1], True
     if rest or skipping:
         yield [rest]
+
+
+def _cut_long_lines(parts: list[bytes], long_sizes: list[int]) -> Iterator[list[bytes]]:
+    """``parts`` with each line over MAX_LINE cut as when it spans blocks, alone in its list (see split_records)."""
+    start = 0
+    for i, part in enumerate(parts):
+        if len(part) > MAX_LINE:
+            yield parts[start:i]
+            long_sizes.append(len(part))
+            yield [part[:MAX_LINE + 1]]
+            start = i + 1
+    yield parts[start:]
 
 
 def _brace_open(line: str, open_: bool) -> bool:
@@ -211,15 +229,75 @@ def _encoding_problem(data: bytes, at: int, first_line: int, record_offset: int)
 
 
 def split_records(source: Input) -> Iterator[RawRecord]:
-    """Yield the records of ``source`` (a str, bytes, a path or a text or binary stream)."""
+    """Yield the records of ``source`` (a str, bytes, a path or a text or binary stream).
+
+    Plain records (as for ``scan_headers``: tag lines, at most one run of blank
+    lines before the body, none in it, no escape line, CR or odd space) are cut
+    straight from the bytes between the blank lines before a tag line, where
+    the line splitter always ends a record; any other stretch of the input goes
+    through the line splitter, and both give the same records.
+    """
+    blocks = read_blocks(source)
+    if not _FAST:
+        yield from _split_lines(blocks, 0, 0, 0, True)
+        return
+    buffer, offset, line, index = b"", 0, 1, 0  # the unread bytes, and where they start
+    for block in blocks:
+        buffer = buffer + block if buffer else block
+        start = 0
+        clean = buffer.isascii() and not _odd(buffer)  # checked once for the whole buffer
+        for cut in _BOUNDARY.finditer(buffer):
+            end = cut.start() + 1
+            raw = _plain_record(buffer[start:end], index, line, offset + start, clean)
+            if raw is None:
+                index = yield from _split_lines((buffer[start:end],), index, line - 1, offset + start,
+                                                offset + start == 0)
+            else:
+                yield raw
+                index += 1
+            line += buffer.count(b"\n", start, cut.end())
+            start = cut.end()
+        buffer, offset = buffer[start:], offset + start
+        if len(buffer) > _HANDOFF:
+            yield from _split_lines(itertools.chain((buffer,), blocks), index, line - 1, offset, offset == 0)
+            return
+    if buffer:
+        raw = _plain_record(buffer, index, line, offset, False)
+        if raw is None:
+            yield from _split_lines((buffer,), index, line - 1, offset, offset == 0)
+        else:
+            yield raw
+
+
+def _plain_record(data: bytes, index: int, line: int, offset: int, clean: bool) -> RawRecord | None:
+    """``data`` as one record if it is plain and ends with a line end (what the line splitter gives), else None."""
+    if len(data) > MAX_LINE or len(data) > MAX_RECORD or not clean and _odd(data) or data[-1:] != b"\n":
+        return None
+    plain = _PLAIN_HEAD.match(data)
+    if plain is None:
+        return None
+    body = plain.end()
+    if body == len(data) > plain.end(1) or _BLANK_LINE.search(data, body - 1):  # a blank line after the head
+        return None  # closing the stretch (the splitter leaves it out), or in the body (it may end the record)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return RawRecord(index, text, line, data.count(b"\n"), offset, ())
+
+
+def _split_lines(blocks: Iterable[bytes], index: int, line_number: int, offset: int,
+                 at_start: bool) -> Generator[RawRecord, None, int]:
+    """The line splitter: the records of ``blocks``, which start a record (or the file, ``at_start``)
+    after ``line_number`` lines and ``offset`` bytes, numbered from ``index``; returns the next index."""
     lines: list[bytes] = []  # the record being gathered
     escapes: list[int] = []  # its escape lines
     held: list[bytes] = []  # blank lines whose meaning depends on the next line
     long_sizes: list[int] = []
-    index = line_number = offset = first_line = record_offset = record_size = 0
+    first_line = record_offset = record_size = 0
     problem: Problem | None = None
     has_body = in_comment = False
-    for block in _lines(source, long_sizes):
+    for block in _lines(blocks, long_sizes, at_start):
         for line in block:
             line_number += 1
             size = len(line) + 1
@@ -275,6 +353,8 @@ def split_records(source: Input) -> Iterator[RawRecord]:
             lines.append(line)
     if len(escapes) < len(lines):
         yield _record(index, lines, escapes, first_line, record_offset, problem)
+        index += 1
+    return index
 
 
 def _long_line(line: bytes, size: int, long_sizes: list[int], line_number: int,
@@ -385,8 +465,8 @@ def _plain_headers(data: bytes, index: int, line: int, offset: int, clean: bool)
         body = _BLANK_LINES.match(data, head_end).end()
         if body > head_end and _OPEN_BRACKET.match(data, body):  # "[" after a blank line starts a record
             return None
-    if _BLANK_LINE.search(data, body - 1):  # a blank line in the body ends a record, or not, in a comment
-        return None
+    if body == len(data) > head_end or _BLANK_LINE.search(data, body - 1):  # a blank line closing the stretch
+        return None  # (the splitter leaves it out of the record), or in the body (it may end the record)
     if not clean and not data.isascii():
         try:
             data.decode("utf-8")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import IO, Iterable
 
-from .cards import ALL_CARDS, CallKind, Denomination, Seat
+from .cards import ALL_CARDS, Call, Card, Seat
 from .errors import WriteError
 from .record import Announcement, CallEntry, CardEntry, Hand, MeldKind, Record, Trick
 
@@ -28,11 +28,9 @@ _SEAT_PREFIX: dict[int, str] = {id(seat): f"{seat}:" for seat in Seat} | {id(Non
 _SEAT_TEXT: dict[int, str] = {id(seat): str(seat) for seat in Seat}
 _PLAYED_TEXT: dict[int, dict[int, str]] = {  # seat -> card -> "S:KH"
     seat_id: {card_id: prefix + text for card_id, text in _CARD_TEXT.items()} for seat_id, prefix in _SEAT_PREFIX.items()}
-_DENOMINATION_TEXT: dict[int, str] = {id(denomination): str(denomination) for denomination in Denomination}
-_CALL_KIND_TEXT: dict[int, str] = {id(kind): kind.value for kind in CallKind}
 _MELD_TEXT: dict[int, str] = {id(kind): str(kind) for kind in MeldKind}
+_CALL_TEXT: dict[int, tuple[Call, str]] = {}
 _TRICK_LABELS: tuple[str, ...] = tuple(f"{number}. " for number in range(33))
-_BID, _NAME = CallKind.BID, CallKind.NAME
 
 
 def write_record(record: Record) -> str:
@@ -113,7 +111,7 @@ def _after(comments: tuple[str, ...], line_ends: bool = True) -> str:
     return "".join(" {" + _braced(text) + "}" for text in comments)
 
 
-def _cards(cards: Iterable[object]) -> str:
+def _cards(cards: tuple[Card | None, ...]) -> str:
     """Card texts one space apart; ``None`` is ``??``."""
     try:
         return " ".join(map(_CARD_TEXT.__getitem__, map(id, cards)))
@@ -133,12 +131,12 @@ def _seat_prefix(seat: Seat | None) -> str:
 
 def _hand_lines(hands: tuple[Hand, ...]) -> list[str]:
     lines = []
-    card_text, seat_text = _CARD_TEXT.__getitem__, _SEAT_TEXT
+    card_text, seat_text = _CARD_TEXT, _SEAT_TEXT
     for hand in hands:
         try:  # the common case: known seat, interned cards (None is "??"), no comment
             if hand.comments:
                 raise KeyError
-            lines.append("hand " + seat_text[id(hand.seat)] + " " + " ".join(map(card_text, map(id, hand.cards))))
+            lines.append("hand " + seat_text[id(hand.seat)] + " " + " ".join([card_text[id(card)] for card in hand.cards]))
         except (KeyError, TypeError):  # a comment, an unknown hand (None), a Card outside the interned 32
             lines.append(_hand(hand))
     return lines
@@ -149,25 +147,27 @@ def _hand(hand: Hand) -> str:
     return "hand " + _seat(hand.seat) + " " + cards + _after(hand.comments)
 
 
-def _call(entry: CallEntry) -> str:
-    call = entry.call
-    kind = call.kind
-    denomination = _DENOMINATION_TEXT.get(id(call.denomination), "")
-    if kind is _BID:
-        text = f"{call.value}{denomination}"
-    elif kind is _NAME:
-        text = denomination
-    else:
-        text = _CALL_KIND_TEXT[id(kind)] + denomination
-    return _seat_prefix(entry.seat) + text
+def _call_text(call: Call) -> str:
+    """``str(call)``, remembered by id(): the parser shares one Call per word, so a file has a few dozen.
+
+    Each entry holds its call, so that no other object can get that id while the entry is there.
+    """
+    held = _CALL_TEXT.get(id(call))
+    if held is None:
+        if len(_CALL_TEXT) >= 1000:
+            _CALL_TEXT.clear()
+        held = _CALL_TEXT[id(call)] = (call, str(call))
+    return held[1]
 
 
 def _calls(keyword: str, entries: tuple[CallEntry, ...]) -> str:
-    if not any(entry.annotation or entry.comments for entry in entries):  # the common case: one line, one join
-        return " ".join([keyword, *map(_call, entries)])
+    prefix = _SEAT_PREFIX
+    if not any([entry.annotation or entry.comments for entry in entries]):  # the common case: one line, one join
+        return " ".join([keyword, *[(prefix.get(id(entry.seat)) or _seat_prefix(entry.seat)) + _call_text(entry.call)
+                                    for entry in entries]])
     out = keyword
     for i, entry in enumerate(entries):
-        out += ("" if out.endswith("\n") else " ") + _call(entry)
+        out += ("" if out.endswith("\n") else " ") + _seat_prefix(entry.seat) + _call_text(entry.call)
         out += (entry.annotation or "") + _after(entry.comments)
         if _semicolon_last(entry.comments) and i < len(entries) - 1:
             out += "\n"  # a ";" comment ends the line: the calls go on below

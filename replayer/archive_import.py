@@ -24,13 +24,13 @@ from typing import Any, BinaryIO, Iterator
 from notation.errors import WriteError
 from notation.parser import read_raw
 from notation.record import Record
-from notation.scan import RawRecord, split_records
+from notation.scan import RawRecord
 from notation.writer import write_record
 
 from .contract import Contract
 from .findings import Severity
 from .generator import variant_of
-from .parallel import RECORD_BYTES, chunks, pack
+from .parallel import RECORD_BYTES, chunk_records, chunks, pack
 from .rules import Rules, RulesError
 from .replay import replay
 from .validator import Report, resolve_rules, validate
@@ -175,16 +175,7 @@ def _variant_of_rules(rules: str) -> str | None:
 
 def read_chunk(chunk: tuple[Any, int, int], rules: Rules | None) -> list[Row | Unreadable]:
     """Every record of a chunk (``parallel.chunks``), lines and offsets those of the file."""
-    data, line, offset = chunk
-    items: list[Row | Unreadable] = []
-    for raw in split_records(data):
-        raw.first_line += line
-        raw.byte_offset += offset
-        if raw.problem is not None:
-            raw.problem = dataclasses.replace(raw.problem, line=raw.problem.line + line,
-                                              byte_offset=raw.problem.byte_offset + offset)
-        items.append(read_record(raw, rules))
-    return items
+    return [read_record(raw, rules) for raw in chunk_records(chunk)]
 
 
 class Reader:

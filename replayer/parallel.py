@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterator
 
 from notation.cards import SEATS, Denomination, Team
 from notation.parser import read_raw
-from notation.scan import TAG_START, read_blocks, split_records
+from notation.scan import TAG_START, RawRecord, read_blocks, split_records
 
 from .contract import Contract
 from .findings import Finding
@@ -88,15 +88,21 @@ def _validated(chunk: tuple[Any, int, int], rules: Rules | None, repair: bool,
                validate: Callable[..., Any]) -> Iterator[tuple]:
     """The packed reports of a chunk, numbered from 0 within it (the parent numbers
     them in the file), lines and byte offsets those of the file."""
-    data, line, offset = chunk
     shared: dict[tuple[str, str], tuple[str, str]] = {}  # the chunk's tag pairs, one object each
+    for raw in chunk_records(chunk):
+        yield pack(validate(read_raw(raw), rules, repair=repair), shared)
+
+
+def chunk_records(chunk: tuple[Any, int, int]) -> Iterator[RawRecord]:
+    """The records of a chunk (from ``chunks``), their lines and byte offsets those of the file."""
+    data, line, offset = chunk
     for raw in split_records(data):
         raw.first_line += line
         raw.byte_offset += offset
         if raw.problem is not None:
             raw.problem = dataclasses.replace(raw.problem, line=raw.problem.line + line,
                                               byte_offset=raw.problem.byte_offset + offset)
-        yield pack(validate(read_raw(raw), rules, repair=repair), shared)
+        yield raw
 
 
 def run_pool(source: Any, rules: Rules | None, jobs: int, repair: bool, validate: Callable[..., Any],
