@@ -16,13 +16,17 @@ import click
 from .archive import Archive, ArchiveError, ImportSummary
 from .rules import Rules, RulesError
 
-DEFAULT_DB = "belote.sqlite"
 SHOWN_UNPARSEABLE = 50  # listed in the summary; the rest is counted
 
 
 def default_db() -> str:
-    """The archive path when ``--db`` is not given: ``$BELOTE_DB``, else ./belote.sqlite."""
-    return os.environ.get("BELOTE_DB") or DEFAULT_DB
+    """The archive path when ``--db`` is not given: ``$BELOTE_DB``, else the site's own
+    archive (the one ``belote serve`` opens)."""
+    if os.environ.get("BELOTE_DB"):
+        return os.environ["BELOTE_DB"]
+    from .web import default_db_path  # Flask only when the site's default is needed
+
+    return default_db_path()
 
 
 def _check_rules(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

@@ -35,6 +35,8 @@ def _state(path: Path) -> dict[str, list]:
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'records_fts%'")]
         state = {name: conn.execute(f'SELECT * FROM "{name}" ORDER BY rowid').fetchall() for name in tables}
         state["fts"] = conn.execute("SELECT rowid, * FROM records_fts ORDER BY rowid").fetchall()
+        # the schema too: an import drops the full-text insert trigger and makes it again
+        state["schema"] = conn.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall()
     return state
 
 
@@ -172,6 +174,16 @@ def test_failure_mid_import_leaves_the_archive_as_it_was(archive: Archive, monke
     assert _state(archive.path) == before
     monkeypatch.undo()
     assert archive.import_files(SAMPLES).imported == 35  # and it still works
+
+
+def test_records_stored_outside_an_import_are_indexed_by_the_trigger(archive: Archive) -> None:
+    archive.import_files(SAMPLES[:2])
+    names = {name for (name,) in archive.db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+    assert archive_store.FTS_INSERT_TRIGGER in names
+    archive.db.execute("UPDATE records SET event = 'Zanzibar Open' WHERE id = 2")
+    assert [row["id"] for row in archive.search(SearchQuery(text="Zanzibar")).rows] == [2]
+    archive.db["records"].insert(dict(archive.db["records"].get(1), id=99, hash="x" * 64, event="Quokka Cup"))
+    assert [row["id"] for row in archive.search(SearchQuery(text="Quokka")).rows] == [99]
 
 
 def test_failure_in_the_middle_of_a_large_import_rolls_back_batches(archive: Archive, monkeypatch) -> None:
@@ -477,6 +489,8 @@ def test_cli_default_db_from_environment(tmp_path: Path, monkeypatch) -> None:
     assert CliRunner().invoke(import_command, [str(SAMPLES[0])]).exit_code == 0
     assert Archive(tmp_path / "env.sqlite").count() == 1
     monkeypatch.delenv("BELOTE_DB")
-    monkeypatch.chdir(tmp_path)
-    assert CliRunner().invoke(import_command, [str(SAMPLES[1])]).exit_code == 0
-    assert Archive(tmp_path / "belote.sqlite").count() == 1
+    from replayer.archive_cli import default_db
+    from replayer.web import default_db_path
+
+    assert default_db() == default_db_path()  # what `belote serve` opens
+    assert default_db_path().endswith("belote.sqlite")

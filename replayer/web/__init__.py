@@ -26,12 +26,20 @@ def resource_dir(name: str) -> Path:
     return installed if installed.is_dir() else _CHECKOUT / name
 
 
+def default_db_path() -> str:
+    """The site's archive when nothing else is configured: ``belote.sqlite`` in the
+    instance folder (``<venv>/var/replayer.web-instance`` once installed, ``instance/``
+    in a checkout). ``belote import`` defaults to it too, so that what it imports is
+    what ``belote serve`` shows."""
+    return os.path.join(Flask(__name__, instance_relative_config=True).instance_path, "belote.sqlite")
+
+
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """The site. Config: defaults, then ``BELOTE_*`` environment variables, then ``test_config``."""
     app = Flask(__name__, instance_relative_config=True,
                 template_folder=str(resource_dir("templates")), static_folder=str(resource_dir("static")))
     app.config.from_mapping(
-        DB=os.path.join(app.instance_path, "belote.sqlite"),
+        DB=default_db_path(),
         LOAD_SAMPLES=True,
         SECRET_KEY=None,
         MAX_CONTENT_LENGTH=2 * MEGABYTE,
