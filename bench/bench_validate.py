@@ -34,7 +34,7 @@ from notation.parser import parse  # noqa: E402
 from replayer.generator import generate_record  # noqa: E402
 from replayer.rules import PROFILES, Rules  # noqa: E402
 from replayer.parallel import RECORD_BYTES, chunks, unpack, validate_chunk  # noqa: E402
-from replayer.validator import CHUNK, new_report, validate, validate_stream  # noqa: E402
+from replayer.validator import CHUNK, new_report, validate, validate_raw, validate_stream  # noqa: E402
 
 
 def rss_mb() -> float:
@@ -112,7 +112,7 @@ def parent_only(path: Path, count: int) -> None:
 
     blobs, seen = [], 0
     for chunk in chunks(path.open("rb"), CHUNK * RECORD_BYTES):
-        packed = validate_chunk(chunk, None, True, validate)
+        packed = validate_chunk(chunk, None, True, validate_raw)
         blobs.append(bytes(ForkingPickler.dumps(packed)))
         seen += len(packed)
         if seen >= count:

@@ -19,7 +19,7 @@ import hashlib
 import multiprocessing
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, BinaryIO, Iterator
+from typing import Any, BinaryIO, Callable, Iterator
 
 from notation.errors import WriteError
 from notation.parser import read_raw
@@ -28,6 +28,7 @@ from notation.scan import RawRecord
 from notation.writer import write_record
 
 from .contract import Contract
+from .express import express_report
 from .findings import Severity
 from .generator import variant_of
 from .parallel import RECORD_BYTES, chunk_records, chunks, pack
@@ -64,6 +65,9 @@ class Unreadable:
 
 def read_record(raw: RawRecord, rules: Rules | None) -> Row | Unreadable:
     """Parse and validate one record as cut by the splitter (lines those of its file)."""
+    report = express_report(raw, rules)
+    if report is not None:  # sound and canonical already: no model to build, no text to write
+        return _express_row(raw, report)
     parsed = read_raw(raw)
     if parsed.record is None or parsed.errors:
         error = parsed.errors[0]
@@ -75,7 +79,8 @@ def read_record(raw: RawRecord, rules: Rules | None) -> Row | Unreadable:
         canonical = write_record(record)
     except WriteError:  # comments the canonical form cannot hold: the text as written stands for it
         canonical = raw.text
-    columns = _columns(record, report, raw)
+    contract = report.score.contract if report.score is not None else _contract_of(record, report)
+    columns = _columns(record.tag, report, raw, contract, all_comments(record))
     columns["canonical"] = canonical if canonical != raw.text else None  # the same text is not sent twice
     columns["hash"] = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
     shift = raw.first_line - 1
@@ -83,25 +88,37 @@ def read_record(raw: RawRecord, rules: Rules | None) -> Row | Unreadable:
                       "line": None if f.location.line is None else f.location.line - shift,
                       "column": f.location.column, "trick": f.location.trick, "card_index": f.location.card,
                       "seat": f.seat, "card": f.card} for f in report.findings)
-    key = _match_key(record)
+    key = _match_key(record.tag)
     packed = pack(dataclasses.replace(report, findings=())) if key is not None else None
     return Row(columns, findings, key, packed)
 
 
-def _columns(record: Record, report: Report, raw: RawRecord) -> dict[str, Any]:
-    tag = record.tag
-    score = report.score
-    contract = score.contract if score is not None else _contract_of(record, report)
+def _express_row(raw: RawRecord, report: Report) -> Row:
+    """The row of a record that went the express way: no finding, its text canonical."""
+    tag = dict(report.tags).get  # no tag twice on the express way
+    assert report.score is not None
+    columns = _columns(tag, report, raw, report.score.contract, None)
+    columns["canonical"] = None
+    columns["hash"] = hashlib.sha256(raw.text.encode("utf-8")).hexdigest()
+    key = _match_key(tag)
+    return Row(columns, (), key, pack(report) if key is not None else None)
+
+
+def _columns(tag: Callable[[str], str | None], report: Report, raw: RawRecord, contract: Contract | None,
+             comments: str | None) -> dict[str, Any]:
+    """The ``records`` columns known from the text and the report; ``tag``: the record's tag look-up."""
     errors = sum(1 for f in report.findings if f.severity is Severity.ERROR)
     warnings = sum(1 for f in report.findings if f.severity is Severity.WARNING)
     recorded, rescored = report.recorded, report.rescored
     date = (tag("Date") or "").strip()
+    variant = tag("Variant")
     return {
         "raw": raw.text, "event": tag("Event"), "site": tag("Site"),
         "date": None if date in _UNKNOWN_DATES else date, "round": tag("Round"), "deal": tag("Deal"),
         "north": tag("North"), "east": tag("East"), "south": tag("South"), "west": tag("West"),
         "dealer": str(report.dealer) if report.dealer is not None else None,
-        "variant": record.variant or _variant_of_rules(report.rules), "rules": report.rules,
+        "variant": (variant.strip().lower() if variant else None) or _variant_of_rules(report.rules),
+        "rules": report.rules,
         "contract": contract_text(contract) if contract is not None else None,
         "denomination": str(contract.denomination) if contract is not None else None,
         "doubling": contract.doubling if contract is not None else None,
@@ -109,7 +126,7 @@ def _columns(record: Record, report: Report, raw: RawRecord) -> dict[str, Any]:
         "recorded_ns": recorded[0] if recorded else None, "recorded_ew": recorded[1] if recorded else None,
         "rescored_ns": rescored[0] if rescored else None, "rescored_ew": rescored[1] if rescored else None,
         "valid": 0 if errors else 1, "errors": errors, "warnings": warnings,
-        "source_line": raw.first_line, "source_offset": raw.byte_offset, "comments": all_comments(record),
+        "source_line": raw.first_line, "source_offset": raw.byte_offset, "comments": comments,
     }
 
 
@@ -153,9 +170,9 @@ def all_comments(record: Record) -> str | None:
     return "\n".join(texts) if texts else None
 
 
-def _match_key(record: Record) -> tuple[str | None, str | None] | None:
-    """``replayer.matches.match_key`` on the record: a match needs an Event or a Round."""
-    event, round_ = record.tag("Event"), record.tag("Round")
+def _match_key(tag: Callable[[str], str | None]) -> tuple[str | None, str | None] | None:
+    """``replayer.matches.match_key`` on a record's tags: a match needs an Event or a Round."""
+    event, round_ = tag("Event"), tag("Round")
     return None if not event and not round_ else (event, round_)
 
 

@@ -6,16 +6,17 @@ A sequence is a maximal run of 3 or more cards of one suit in natural order
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Iterable, Mapping, Sequence
 
-from notation.cards import Card, Denomination, Rank, Seat, Suit, Team
+from notation.cards import ALL_CARDS, Card, Denomination, Rank, Seat, Suit, Team
 from notation.record import MeldKind
 
 from .contract import Contract
 from .rules import Rules
-from .tables import mask_of
+from .tables import SUIT_MASKS, mask_of
 
 _RANKS = tuple(Rank)
 SEQUENCE_VALUES = {MeldKind.TIERCE: 20, MeldKind.QUARTE: 50, MeldKind.QUINTE: 100}
@@ -252,5 +253,51 @@ def _play_order(first: Seat, rules: Rules) -> list[Seat]:
     return order
 
 
+def sound_melds(hand: int, announced: Iterable[tuple[MeldKind, int, int]], rules: Rules) -> tuple[Meld, ...] | None:
+    """The validator's fast path through one seat's announcements, each given as (kind,
+    mask of its cards, number of cards), ``hand`` the mask of the hand as dealt: their
+    melds when every one is sound (cards held, none in two announcements, a carré or a
+    run of the kind declared, maximal once the announced carrés are set aside), else
+    ``None`` and ``check_declaration`` says what is wrong."""
+    if not rules.melds:
+        return None
+    table = _meld_table(rules.carre_minor)
+    used = carres = 0
+    melds = []
+    for kind, mask, count in announced:
+        meld = table.get(mask)
+        if meld is None or meld.kind is not kind or mask & used or mask & ~hand or mask.bit_count() != count:
+            return None
+        used |= mask
+        if meld.kind is MeldKind.CARRE:
+            carres |= mask
+        melds.append((meld, mask))
+    rest = hand & ~carres
+    for meld, mask in melds:
+        if meld.kind is not MeldKind.CARRE:
+            top = mask.bit_length() - 1
+            if ((mask & -mask) >> 1 | 1 << (top + 1)) & SUIT_MASKS[top >> 3] & rest:
+                return None  # part of a longer run
+    return tuple(meld for meld, _ in melds)
+
+
+@functools.cache
+def _meld_table(carre_minor: int) -> dict[int, Meld]:
+    """Every valid meld by the mask of its cards (the runs of 3 to 8 cards of a suit and
+    the six carrés), as ``check_announcement`` builds it."""
+    rules = Rules.make("ffb", melds=True, carre_minor=carre_minor)
+    table: dict[int, Meld] = {}
+    for suit in range(4):
+        for low in range(8):
+            for top in range(low + 2, 8):
+                cards = tuple(ALL_CARDS[8 * suit + r] for r in range(top, low - 1, -1))
+                kind = sequence_kind(len(cards))
+                table[mask_of(cards)] = check_announcement(cards, kind, cards, rules)  # type: ignore[assignment]
+    for rank in CARRE_ORDER:
+        cards = tuple(Card.of(rank, suit) for suit in Suit)
+        table[mask_of(cards)] = check_announcement(cards, MeldKind.CARRE, cards, rules)  # type: ignore[assignment]
+    return table
+
+
 __all__ = ["Meld", "MeldProblem", "MeldOutcome", "NO_MELDS", "find_melds", "best_declaration", "declarable_sets",
-           "check_announcement", "check_declaration", "score_melds", "carre_value", "sequence_kind"]
+           "sound_melds", "check_announcement", "check_declaration", "score_melds", "carre_value", "sequence_kind"]

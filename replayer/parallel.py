@@ -22,7 +22,6 @@ from collections import deque
 from typing import Any, Callable, Iterator
 
 from notation.cards import SEATS, Denomination, Team
-from notation.parser import read_raw
 from notation.scan import TAG_START, RawRecord, read_blocks, split_records
 
 from .contract import Contract
@@ -80,7 +79,8 @@ class _Rest:
 
 def validate_chunk(chunk: tuple[bytes, int, int], rules: Rules | None, repair: bool,
                    validate: Callable[..., Any]) -> list[tuple]:
-    """Split, parse and validate one chunk in a worker; the reports packed."""
+    """Split, parse and validate one chunk in a worker; the reports packed.
+    ``validate(raw, rules, repair)``: the report of one ``RawRecord``."""
     return list(_validated(chunk, rules, repair, validate))
 
 
@@ -90,7 +90,7 @@ def _validated(chunk: tuple[Any, int, int], rules: Rules | None, repair: bool,
     them in the file), lines and byte offsets those of the file."""
     shared: dict[tuple[str, str], tuple[str, str]] = {}  # the chunk's tag pairs, one object each
     for raw in chunk_records(chunk):
-        yield pack(validate(read_raw(raw), rules, repair=repair), shared)
+        yield pack(validate(raw, rules, repair), shared)
 
 
 def chunk_records(chunk: tuple[Any, int, int]) -> Iterator[RawRecord]:

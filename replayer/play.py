@@ -310,21 +310,27 @@ class PlayState:
         self._turn = winner if len(self._tricks) < TRICKS_PER_DEAL else -1
 
     def _push_entries(self, entries: Sequence) -> int:
-        """Checked pushes of record entries (``card``, ``seat``, ``declaration``) while
-        every one is sound; returns how many were played. The validator's fast path:
-        ``push`` and ``_legal`` inlined over a trick with the state in locals; the first
-        entry that is unknown, out of turn, illegal or after the deal stops it, for the
-        caller to deal with through ``push``."""
+        """``_push_plays`` of record entries (``card``, ``seat``, ``declaration``), their
+        fields fetched by C iterators and each card's index by identity."""
+        return self._push_plays(map(CARD_INDEX.get, map(id, map(_CARD, entries))), map(_SEAT, entries),
+                                map(_DECLARATION, entries))
+
+    def _push_plays(self, indexes: Iterable[int | None], seats: Iterable[Seat | None],
+                    words: Iterable[str | None]) -> int:
+        """Checked pushes of plays given as parallel sequences (card index or None for an
+        unknown card, seat written or None, declaration or None) while every one is sound;
+        returns how many were played. The validator's fast path: ``push`` and ``_legal``
+        inlined over a trick with the state in locals; the first play that is unknown, out
+        of turn, illegal or after the deal stops it, for the caller to deal with through
+        ``push``."""
         turn, n, hands, plays, beats, points = self._turn, self._n, self._hands, self._plays, self._beats, \
             self._points
         win, win_seat, trick_points, led, free = self._win, self._win_seat, self._trick_points, self._led, self._free
         trump, following, exempt, must_under = self._trump, self._next, self._exempt, self._must_under
-        index_of, append, seats, start = CARD_INDEX.get, plays.append, SEATS, len(plays)
+        append, order, start = plays.append, SEATS, len(plays)
         team_points, trick_counts, tricks = self._team_points, self._trick_counts, self._tricks
-        # The fields of the entries are fetched by C iterators, the card's index by identity.
-        for index, seat, word in zip(map(index_of, map(id, map(_CARD, entries))), map(_SEAT, entries),
-                                     map(_DECLARATION, entries)):
-            if index is None or turn < 0 or (seat is not None and seat is not seats[turn]) or (
+        for index, seat, word in zip(indexes, seats, words):
+            if index is None or turn < 0 or (seat is not None and seat is not order[turn]) or (
                     word is not None and word not in DECLARATIONS):
                 break
             bit = 1 << index

@@ -235,3 +235,37 @@ def rules_for_variant(variant: str | None) -> Rules:
     if profile is None:
         raise RulesError(f"unknown variant {variant!r}; valid variants: belote, coinche, contree")
     return Rules.parse(profile)
+
+
+# --- memoized: a file names the same few rules in every record ----------------------------------
+
+_CACHE: dict[tuple[str, str], Rules] = {}
+_NAMES: dict[int, tuple[Rules, str]] = {}
+
+
+def rules_from_text(text: str) -> Rules:
+    """``Rules.parse(text)``, remembered (a ``RulesError`` is raised again each time)."""
+    key = ("rules", text)
+    rules = _CACHE.get(key)
+    if rules is None:
+        rules = _CACHE[key] = Rules.parse(text)
+    return rules
+
+
+def rules_from_variant(variant: str | None) -> Rules:
+    """``rules_for_variant(variant)``, remembered."""
+    key = ("variant", variant or "")
+    rules = _CACHE.get(key)
+    if rules is None:
+        rules = _CACHE[key] = rules_for_variant(variant)
+    return rules
+
+
+def rules_name(rules: Rules) -> str:
+    """``str(rules)``, kept per Rules object (the same few serve a whole file)."""
+    hit = _NAMES.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        if len(_NAMES) > 512:
+            _NAMES.clear()
+        hit = _NAMES[id(rules)] = (rules, str(rules))
+    return hit[1]

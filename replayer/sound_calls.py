@@ -1,8 +1,9 @@
 """The validator's fast path through a taking or an auction: the sound calls, inlined.
 
-``push_sound_calls(state, entries)`` makes the calls of a record on a fresh
-``TakingState`` or ``AuctionState`` for as long as each one is made by the seat in
-turn (or by no seat written) and is allowed, exactly as ``state.push`` would,
+``push_sound_calls(state, entries)`` (``push_sound_pairs`` of (seat, call) pairs)
+makes the calls of a record on a fresh ``TakingState`` or ``AuctionState`` for as
+long as each one is made by the seat in turn (or by no seat written) and is
+allowed, exactly as ``state.push`` would,
 and returns how many it made. The first call that is not sound stops it: the
 replay explains that call and pushes the rest one by one through the states'
 own methods.
@@ -19,9 +20,10 @@ tests compare both paths call by call on random sequences
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Sequence
 
-from notation.cards import SEATS, CallKind, Denomination, Rank, Seat
+from notation.cards import SEATS, Call, CallKind, Denomination, Rank, Seat
 from notation.record import CallEntry
 
 from .auction import (_CAPOT_LEVEL, _GENERALE_LEVEL, AuctionState, BiddingState, SeatedCall, TakingState,
@@ -34,20 +36,26 @@ _NORTH_SOUTH = (Seat.NORTH, Seat.SOUTH)
 # The next seat by identity (Seat.next and Seat.index are Python-level calls).
 _NEXT: dict[bool, dict[int, Seat]] = {
     clockwise: {id(seat): seat.next(clockwise) for seat in SEATS} for clockwise in (False, True)}
+_SEAT, _CALL = attrgetter("seat"), attrgetter("call")  # of a CallEntry
 # A SeatedCall built in C: NamedTuple.__new__ is written in Python.
 _seated = tuple.__new__
 
 
 def push_sound_calls(state: BiddingState, entries: Sequence[CallEntry]) -> int:
     """Push the leading sound calls of ``entries`` on ``state``; return how many."""
+    return push_sound_pairs(state, list(zip(map(_SEAT, entries), map(_CALL, entries))))
+
+
+def push_sound_pairs(state: BiddingState, calls: Sequence[tuple[Seat | None, Call]]) -> int:
+    """``push_sound_calls`` of (seat written or None, call) pairs."""
     if type(state) is AuctionState:
-        return _push_auction(state, entries)
+        return _push_auction(state, calls)
     if type(state) is TakingState:
-        return _push_taking(state, entries)
+        return _push_taking(state, calls)
     return 0  # another kind of state: every call goes through the explaining path
 
 
-def _push_taking(state: TakingState, entries: Sequence[CallEntry]) -> int:
+def _push_taking(state: TakingState, calls: Sequence[tuple[Seat | None, Call]]) -> int:
     """rules.md §2: round 1 take or pass (no pass for the dealer over a turned jack
     with ``jack_forces_dealer``), round 2 a name of ``_round2_names`` or pass; the
     first take or name closes the taking."""
@@ -57,11 +65,10 @@ def _push_taking(state: TakingState, entries: Sequence[CallEntry]) -> int:
         return 0
     order, names = state.order, state._round2_names
     must_take = state.dealer if state.rules.jack_forces_dealer and state.turned.rank is Rank.JACK else None
-    for done, entry in enumerate(entries):
+    for done, (seat, call) in enumerate(calls):
         if made >= 8:
             return done
         turn = order[made % 4]
-        seat, call = entry.seat, entry.call
         if seat is not None and seat is not turn:
             return done
         kind = call.kind
@@ -78,10 +85,10 @@ def _push_taking(state: TakingState, entries: Sequence[CallEntry]) -> int:
         made += 1
         if state._contract is not None:
             return done + 1
-    return len(entries)
+    return len(calls)
 
 
-def _push_auction(state: AuctionState, entries: Sequence[CallEntry]) -> int:
+def _push_auction(state: AuctionState, calls: Sequence[tuple[Seat | None, Call]]) -> int:
     """rules.md §6, as ``AuctionState._allows`` and ``_apply`` say: a pass always; a
     coinche by an opponent of an uncoinched bid; a surcoinche by the bidding side
     of a coinched bid (it closes the auction); a bid above the standing one while
@@ -95,8 +102,7 @@ def _push_auction(state: AuctionState, entries: Sequence[CallEntry]) -> int:
     values = bid_values_above(rules, level)
     may_surcoinche, decoincher, generale = rules.surcoinche, rules.decoincher, rules.generale
     done = 0
-    for entry in entries:
-        seat, call = entry.seat, entry.call
+    for seat, call in calls:
         if turn is None or (seat is not None and seat is not turn):
             break
         kind = call.kind

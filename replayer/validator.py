@@ -10,123 +10,28 @@ in parallel if asked.
 from __future__ import annotations
 
 import dataclasses
-import functools
-from dataclasses import dataclass
 from typing import Any, Iterator
 
-from notation.cards import ALL_CARDS, SEATS, Card, Denomination, Seat, Suit
+from notation.cards import SEATS, Card, Denomination, Seat, Suit
 from notation.errors import DealError
-from notation.parser import parse
-from notation.record import MeldKind, Record
+from notation.parser import read_raw
+from notation.record import Record
+from notation.scan import RawRecord, split_records
 
-from .findings import Finding, Location, Severity, make_finding
-from .melds import CARRE_ORDER, Meld, MeldProblem, check_announcement, check_declaration, sequence_kind
+from .express import express_report
+from .findings import Finding, Location, make_finding
+from .melds import Meld, MeldProblem, check_declaration, sound_melds
 from .parallel import RECORD_BYTES, run_pool
 from .replay import Replay, filled_record, replay, tag_location
 from .repair import REPAIRABLE, suggest_repairs
+from .report import Report, new_report
 from .results import compare_result
-from .rules import Rules, RulesError, rules_for_variant
+from .rules import Rules, RulesError, rules_from_text, rules_from_variant, rules_name
 from .scoring import DealScore, FinishedDeal, finished_deal, score_deal, void_deal_score
-from .tables import SUIT_MASKS, mask_of
+from .tables import mask_of
 
 MELD_RULES = {"melds-off": "melds-not-played", "not-held": "announcement-not-held",
               "card-reused": "announcement-card-reused"}
-
-
-@dataclass(frozen=True, slots=True)
-class Report:
-    """The validation of one record: findings in order of position, the rescored deal
-    and its comparison with the recorded Result. Plain data: it pickles cheaply."""
-
-    index: int
-    findings: tuple[Finding, ...]
-    rules: str
-    tags: tuple[tuple[str, str], ...] = ()
-    dealer: Seat | None = None
-    score: DealScore | None = None
-    recorded: tuple[int, int] | None = None
-    lines: tuple[int, int] | None = None  # the record's first and last line in its file
-    unchecked: tuple[str, ...] = ()
-
-    @property
-    def ok(self) -> bool:
-        """No error (warnings and notes allowed)."""
-        findings = self.findings
-        return not findings or not any(f.severity is Severity.ERROR for f in findings)  # most records: none
-
-    @property
-    def errors(self) -> tuple[Finding, ...]:
-        return tuple(f for f in self.findings if f.severity is Severity.ERROR)
-
-    @property
-    def rule_ids(self) -> set[str]:
-        return {f.rule for f in self.findings}
-
-    @property
-    def rescored(self) -> tuple[int, int] | None:
-        return self.score.scores if self.score is not None else None
-
-    def tag(self, name: str) -> str | None:
-        for key, value in self.tags:
-            if key == name:
-                return value
-        return None
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "record": self.index, "ok": self.ok, "rules": self.rules,
-            "lines": list(self.lines) if self.lines else None,
-            "dealer": str(self.dealer) if self.dealer else None,
-            "findings": [f.as_dict() for f in self.findings],
-            "score": self.score.as_dict() if self.score else None,
-            "recorded_result": list(self.recorded) if self.recorded else None,
-            "result_matches": None if self.recorded is None or self.score is None
-            else self.recorded == self.score.scores,
-            "unchecked": list(self.unchecked),
-        }
-
-    def text(self) -> str:
-        """A human rendering: one line per finding, then the rescored breakdown."""
-        where = f" (lines {self.lines[0]}-{self.lines[1]})" if self.lines else ""
-        status = "ok" if self.ok else f"{len(self.errors)} error(s)"
-        out = [f"record {self.index + 1}{where}: {status} [{self.rules}]"]
-        out += [f"  {line}" for f in self.findings for line in str(f).splitlines()]
-        if self.score is not None:
-            out += [f"  | {line}" for line in self.score.lines()]
-            if self.recorded is not None:
-                same = "matches" if self.recorded == self.score.scores else "differs"
-                out.append(f"  | recorded Result {self.recorded[0]}-{self.recorded[1]}: {same}")
-        return "\n".join(out)
-
-    def __str__(self) -> str:
-        return self.text()
-
-
-_SET_INDEX, _SET_FINDINGS, _SET_RULES, _SET_TAGS, _SET_DEALER, _SET_SCORE, _SET_RECORDED, _SET_LINES, \
-    _SET_UNCHECKED = (Report.__dict__[f.name].__set__ for f in dataclasses.fields(Report))
-
-
-def new_report(index: int, findings: tuple[Finding, ...], rules: str, tags: tuple[tuple[str, str], ...] = (),
-               dealer: Seat | None = None, score: DealScore | None = None, recorded: tuple[int, int] | None = None,
-               lines: tuple[int, int] | None = None, unchecked: tuple[str, ...] = ()) -> Report:
-    """``Report(...)``, the same value, made by setting the slots directly: a frozen
-    dataclass's ``__init__`` goes through ``object.__setattr__`` for every field,
-    which costs twice as much, and a report is made for every record (twice with
-    worker processes: in the worker, then in the parent)."""
-    report = _new_object(Report)
-    _SET_INDEX(report, index)
-    _SET_FINDINGS(report, findings)
-    _SET_RULES(report, rules)
-    _SET_TAGS(report, tags)
-    _SET_DEALER(report, dealer)
-    _SET_SCORE(report, score)
-    _SET_RECORDED(report, recorded)
-    _SET_LINES(report, lines)
-    _SET_UNCHECKED(report, unchecked)
-    return report
-
-
-_new_object = object.__new__
 
 
 # --- rules --------------------------------------------------------------------
@@ -136,53 +41,21 @@ def resolve_rules(record: Record, rules: Rules | str | None, index: int = 0) -> 
     if isinstance(rules, Rules):
         return rules, []
     if isinstance(rules, str):
-        return _parse_cached(rules), []  # the caller's own string: an error is the caller's to see
+        return rules_from_text(rules), []  # the caller's own string: an error is the caller's to see
     findings: list[Finding] = []
     text = record.rules_text
     if text and text.strip() not in ("", "?"):
         try:
-            return _parse_cached(text), findings
+            return rules_from_text(text), findings
         except RulesError as error:
             findings.append(make_finding("bad-rules-tag", f"Rules tag {text!r}: {error}",
                                          tag_location(record, "Rules", index)))
     try:
-        return _variant_cached(record.variant), findings
+        return rules_from_variant(record.variant), findings
     except RulesError as error:
         findings.append(make_finding("bad-rules-tag", f"Variant tag: {error}; ffb assumed",
                                      tag_location(record, "Variant", index)))
-        return _parse_cached("ffb"), findings
-
-
-_RULES_CACHE: dict[tuple[str, str], Rules] = {}
-
-
-def _parse_cached(text: str) -> Rules:
-    key = ("rules", text)
-    rules = _RULES_CACHE.get(key)
-    if rules is None:
-        rules = _RULES_CACHE[key] = Rules.parse(text)
-    return rules
-
-
-def _variant_cached(variant: str | None) -> Rules:
-    key = ("variant", variant or "")
-    rules = _RULES_CACHE.get(key)
-    if rules is None:
-        rules = _RULES_CACHE[key] = rules_for_variant(variant)
-    return rules
-
-
-_NAMES: dict[int, tuple[Rules, str]] = {}
-
-
-def _rules_name(rules: Rules) -> str:
-    """``str(rules)``, kept per Rules object (the same few serve a whole file)."""
-    hit = _NAMES.get(id(rules))
-    if hit is None or hit[0] is not rules:
-        if len(_NAMES) > 512:
-            _NAMES.clear()
-        hit = _NAMES[id(rules)] = (rules, str(rules))
-    return hit[1]
+        return rules_from_text("ffb"), findings
 
 
 # --- validate -----------------------------------------------------------------
@@ -214,7 +87,7 @@ def validate(record: Any, rules: Rules | str | None = None, index: int | None = 
     if repair and run.findings and run.errors:
         _attach_repairs(run)
     source = record.source
-    return new_report(index, tuple(run.findings), _rules_name(rules_used), record.tags, run.dealer, score, recorded,
+    return new_report(index, tuple(run.findings), rules_name(rules_used), record.tags, run.dealer, score, recorded,
                       (source.first_line, source.last_line) if source is not None else None, tuple(run.unchecked))
 
 
@@ -288,7 +161,8 @@ def _announcements(run: Replay) -> dict[Seat, tuple[Meld, ...]]:
     melds: dict[Seat, tuple[Meld, ...]] = {}
     for seat, entries in by_seat.items():
         hand: tuple[Card, ...] | set[Card] | None = run.hands[seat] if run.hands is not None else None
-        sound = _sound_melds(mask_of(hand), entries, run.rules) if hand is not None else None
+        sound = sound_melds(mask_of(hand), [(e.kind, mask_of(e.cards), len(e.cards)) for e in entries],
+                            run.rules) if hand is not None else None
         if sound is not None:
             melds[seat] = sound
             continue
@@ -312,53 +186,6 @@ def _announcements(run: Replay) -> dict[Seat, tuple[Meld, ...]]:
                 valid.append(result)
         melds[seat] = tuple(valid)
     return melds
-
-
-def _sound_melds(hand: int, entries: list, rules: Rules) -> tuple[Meld, ...] | None:
-    """The fast path of a seat's announcements: their melds when every one is sound
-    (cards held, none in two announcements, a carré or a run of the kind declared,
-    maximal once the announced carrés are set aside), else ``None`` and
-    ``check_declaration`` says what is wrong."""
-    if not rules.melds:
-        return None
-    table = _meld_table(rules.carre_minor)
-    used = carres = 0
-    melds = []
-    for entry in entries:
-        mask = mask_of(entry.cards)
-        meld = table.get(mask)
-        if meld is None or meld.kind is not entry.kind or mask & used or mask & ~hand \
-                or mask.bit_count() != len(entry.cards):
-            return None
-        used |= mask
-        if meld.kind is MeldKind.CARRE:
-            carres |= mask
-        melds.append((meld, mask))
-    rest = hand & ~carres
-    for meld, mask in melds:
-        if meld.kind is not MeldKind.CARRE:
-            top = mask.bit_length() - 1
-            if ((mask & -mask) >> 1 | 1 << (top + 1)) & SUIT_MASKS[top >> 3] & rest:
-                return None  # part of a longer run
-    return tuple(meld for meld, _ in melds)
-
-
-@functools.cache
-def _meld_table(carre_minor: int) -> dict[int, Meld]:
-    """Every valid meld by the mask of its cards (the runs of 3 to 8 cards of a suit and
-    the six carrés), as ``check_announcement`` builds it."""
-    rules = Rules.make("ffb", melds=True, carre_minor=carre_minor)
-    table: dict[int, Meld] = {}
-    for suit in range(4):
-        for low in range(8):
-            for top in range(low + 2, 8):
-                cards = tuple(ALL_CARDS[8 * suit + r] for r in range(top, low - 1, -1))
-                kind = sequence_kind(len(cards))
-                table[mask_of(cards)] = check_announcement(cards, kind, cards, rules)  # type: ignore[assignment]
-    for rank in CARRE_ORDER:
-        cards = tuple(Card.of(rank, suit) for suit in Suit)
-        table[mask_of(cards)] = check_announcement(cards, MeldKind.CARRE, cards, rules)  # type: ignore[assignment]
-    return table
 
 
 def _belote(run: Replay) -> None:
@@ -442,7 +269,7 @@ def _result(run: Replay, score: DealScore | None, deal: FinishedDeal | None,
         run.add("result-mismatch", message, run.tag_at("Result"))
 
 
-__all__ = ["Report", "validate", "validate_stream", "resolve_rules", "fill_seats"]
+__all__ = ["Report", "new_report", "validate", "validate_raw", "validate_stream", "resolve_rules", "fill_seats"]
 
 
 # --- streams ------------------------------------------------------------------
@@ -461,7 +288,13 @@ def validate_stream(source: Any, rules: Rules | str | None = None, jobs: int = 1
     if isinstance(rules, str):
         rules = Rules.parse(rules)
     if jobs <= 1:
-        for parsed in parse(source):
-            yield validate(parsed, rules, repair=repair)
+        for raw in split_records(source):
+            yield validate_raw(raw, rules, repair)
         return
-    yield from run_pool(source, rules, jobs, repair, validate, new_report, chunk * RECORD_BYTES)
+    yield from run_pool(source, rules, jobs, repair, validate_raw, new_report, chunk * RECORD_BYTES)
+
+
+def validate_raw(raw: RawRecord, rules: Rules | None = None, repair: bool = True) -> Report:
+    """``validate`` of one record as cut by the splitter: a sound record in canonical
+    form the express way (``replayer.express``), any other parsed and validated."""
+    return express_report(raw, rules) or validate(read_raw(raw), rules, repair=repair)

@@ -1,0 +1,130 @@
+"""The express path: a clean record in canonical form validated straight from its text.
+
+Most records a program reads were written by a program (an export of this tool, of
+an archive, of the generator): in canonical form, and sound. For such a record the
+validator's full way builds the model of ``notation`` (some hundred entries with their
+positions), replays it collecting findings, and finds none. ``express_report(raw,
+rules)`` reads the record with ``notation.compact.read_canonical`` (plain values, no
+positions) and plays it on the same engine (``sound_calls``, ``PlayState._push_plays``,
+``melds.sound_melds``, ``scoring``), under the same conditions as each fast path of
+the full way; it returns the very ``Report`` that ``validate`` would, or ``None`` as
+soon as anything would make a finding (a fault, a Result that differs, a missing or
+unknown tag...), and the caller then validates the record the full way, which says
+what is wrong and where. So the express path never decides that a record is wrong;
+it only recognises, faster, a record that is right. ``tests/test_express.py`` checks
+that both ways give equal reports on every sample and on generated and damaged records.
+"""
+
+from __future__ import annotations
+
+from notation.cards import SEATS, Seat
+from notation.compact import CanonicalRecord, read_canonical
+from notation.record import parse_score_pair
+from notation.scan import RawRecord
+
+from .auction import AuctionState, BiddingState, TakingState
+from .melds import Meld, sound_melds
+from .play import PlayState
+from .report import Report, new_report
+from .rules import Rules, RulesError, rules_from_text, rules_from_variant, rules_name
+from .scoring import DealScore, finished_deal, score_deal
+from .sound_calls import push_sound_pairs
+
+_DEALERS = {str(seat): seat for seat in SEATS}
+_NOT_A_RESULT = ("?", "*", "")  # a Result tag that says the score is not known (no finding)
+
+
+def express_report(raw: RawRecord, rules: Rules | str | None = None) -> Report | None:
+    """The report of a sound record in canonical form, exactly as ``validate`` gives it
+    (no finding, the rescored deal); ``None`` for any other record."""
+    if raw.problem is not None or raw.escapes:
+        return None
+    record = read_canonical(raw.text)
+    if record is None:
+        return None
+    tags = dict(record.tags)
+    if len(tags) != len(record.tags):  # a tag twice: Record.tag() reads the first
+        return None
+    used = _rules(tags, rules)
+    dealer = _DEALERS.get(tags.get("Dealer"))  # type: ignore[arg-type]
+    if used is None or dealer is None:
+        return None
+    score = _score(record, used, dealer)
+    if score is None:
+        return None
+    result = tags.get("Result")
+    recorded = parse_score_pair(result)
+    if (recorded is None and result and result.strip() not in _NOT_A_RESULT) or (
+            recorded is not None and recorded != score.scores):
+        return None
+    return new_report(raw.index, (), rules_name(used), record.tags, dealer, score, recorded,
+                      (raw.first_line, raw.last_line), ())
+
+
+def _rules(tags: dict[str, str], rules: Rules | str | None) -> Rules | None:
+    """``validator.resolve_rules`` when it has no finding to make, else None."""
+    if isinstance(rules, Rules):
+        return rules
+    try:
+        if isinstance(rules, str):
+            return rules_from_text(rules)
+        text = tags.get("Rules")
+        if text and text.strip() not in ("", "?"):
+            return rules_from_text(text)
+        variant = tags.get("Variant")
+        return rules_from_variant(variant.strip().lower() if variant else None)
+    except RulesError:
+        return None
+
+
+def _score(record: CanonicalRecord, rules: Rules, dealer: Seat) -> DealScore | None:
+    """The rescored deal when the calls, the deal, the play and the announcements are
+    all sound, else None."""
+    bidding = _bidding(record, rules, dealer)
+    if bidding is None or (contract := bidding.contract) is None:
+        return None
+    hands = record.hands
+    turned = record.turned
+    if turned is not None and not rules.is_coinche and not hands[contract.taker.index] & turned.mask:
+        return None  # the turned card is not in the taker's hand
+    state = PlayState(hands, contract, rules, dealer=dealer)
+    if state._push_plays(record.cards, record.seats, record.declarations) != 32 or not state._belotes_sound():
+        return None
+    melds = _melds(record, rules)
+    if melds is None:
+        return None
+    return score_deal(finished_deal(state, melds), rules)
+
+
+def _bidding(record: CanonicalRecord, rules: Rules, dealer: Seat) -> BiddingState | None:
+    """The taking or the auction played out, when it is the kind the rules play and
+    every call is sound, else None."""
+    if rules.is_coinche:
+        if not record.auction:
+            return None
+        state: BiddingState = AuctionState(rules, dealer)
+    elif record.auction or record.turned is None:
+        return None
+    else:
+        state = TakingState(rules, dealer, record.turned)
+    calls = record.calls
+    if push_sound_pairs(state, calls) != len(calls) or not state.is_over:
+        return None
+    return state
+
+
+def _melds(record: CanonicalRecord, rules: Rules) -> dict[Seat, tuple[Meld, ...]] | None:
+    """The announced melds by seat (in the order the seats first announce, as the
+    validator groups them), when every one is sound."""
+    if not record.announcements:
+        return {}
+    by_seat: dict[Seat, list[tuple]] = {}
+    for seat, kind, mask, count in record.announcements:
+        by_seat.setdefault(seat, []).append((kind, mask, count))
+    melds = {}
+    for seat, announced in by_seat.items():
+        sound = sound_melds(record.hands[seat.index], announced, rules)
+        if sound is None:
+            return None
+        melds[seat] = sound
+    return melds
