@@ -2,10 +2,11 @@
 
 ``read_canonical(text)`` returns a ``CanonicalRecord`` when ``text`` is exactly what
 the canonical writer prints for some complete deal (``write_record(parse_record(text))
-== text``): tag pairs in export order, a blank line, the four hands in seat order N E
-S W with their cards in canonical order, the turned card, the taking or the auction,
-the announcements, then ``play`` and eight tricks of four cards, every word in its
-canonical spelling, no comment and no annotation.  Anything else gives ``None``
+== text``): tag pairs in export order, a blank line, the record's ``{comment}`` lines
+if any, the four hands in seat order N E S W with their cards in canonical order, the
+turned card, the taking or the auction, the announcements, then ``play`` and eight
+tricks of four cards, every word in its canonical spelling, no other comment and no
+annotation.  Anything else gives ``None``
 (nothing is wrong with such a record: it only goes the general way, through
 ``parse``).
 
@@ -31,6 +32,7 @@ _HAND = r"hand [NESW](?: [789TJQKA][SHDC]){8}"
 _WORDS = r"(?: [^ \n]++)++"
 _FORM = re.compile(
     rf"(?P<tags>{_TAG}(?:\n{_TAG})*+)\n\n"
+    r"(?P<comments>(?:\{[^}\n]*+\}\n)*+)"
     rf"(?P<hands>{_HAND}\n{_HAND}\n{_HAND}\n{_HAND})\n"
     r"(?:turned (?P<turned>[789TJQKA][SHDC])\n)?"
     rf"(?P<bidding>taking|auction)(?P<calls>{_WORDS})\n"
@@ -63,14 +65,16 @@ class CanonicalRecord:
     parallel tuples of 32 items: card indexes, seats written (or None) and
     declarations (``belote``, ``rebelote`` or None)."""
 
-    __slots__ = ("tags", "hands", "turned", "auction", "calls", "announcements", "cards", "seats", "declarations")
+    __slots__ = ("tags", "comments", "hands", "turned", "auction", "calls", "announcements", "cards", "seats",
+                 "declarations")
 
-    def __init__(self, tags: tuple[tuple[str, str], ...], hands: tuple[int, int, int, int], turned: Card | None,
-                 auction: bool, calls: tuple[tuple[Seat | None, Call], ...],
+    def __init__(self, tags: tuple[tuple[str, str], ...], comments: tuple[str, ...], hands: tuple[int, int, int, int],
+                 turned: Card | None, auction: bool, calls: tuple[tuple[Seat | None, Call], ...],
                  announcements: tuple[tuple[Seat, MeldKind, int, int], ...], cards: tuple[int, ...],
                  seats: tuple[Seat | None, ...], declarations: tuple[str | None, ...]) -> None:
-        self.tags, self.hands, self.turned, self.auction, self.calls = tags, hands, turned, auction, calls
-        self.announcements, self.cards, self.seats, self.declarations = announcements, cards, seats, declarations
+        self.tags, self.comments, self.hands, self.turned, self.auction = tags, comments, hands, turned, auction
+        self.calls, self.announcements, self.cards, self.seats = calls, announcements, cards, seats
+        self.declarations = declarations
 
 
 def read_canonical(text: str) -> CanonicalRecord | None:
@@ -86,9 +90,21 @@ def read_canonical(text: str) -> CanonicalRecord | None:
     play = _play(match["tricks"])
     if hands is None or calls is None or announcements is None or play is None or tags_in_export_order(tags) is not tags:
         return None
+    comments = _comments(match["comments"])
+    if comments is None:
+        return None
     turned = match["turned"]
-    return CanonicalRecord(tags, hands, None if turned is None else _CARD_OF_TEXT[turned], auction, calls,
+    return CanonicalRecord(tags, comments, hands, None if turned is None else _CARD_OF_TEXT[turned], auction, calls,
                            announcements, *play)
+
+
+def _comments(text: str) -> tuple[str, ...] | None:
+    """The record's ``{comment}`` lines; None when one is not in canonical form (spaces
+    inside its braces, which the parser takes off)."""
+    if not text:
+        return ()
+    comments = tuple(line[1:-1] for line in text.split("\n")[:-1])
+    return comments if all(comment == comment.strip() for comment in comments) else None
 
 
 def _hands(text: str) -> tuple[int, int, int, int] | None:

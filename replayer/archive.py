@@ -31,6 +31,7 @@ from .archive_import import Reader
 from .archive_schema import RECORD_INDEXES, migrate
 from .archive_store import Importer
 from .findings import Finding
+from .parallel import RECORD_BYTES
 from .rules import Rules
 
 Progress = Callable[[int], None]
@@ -168,8 +169,7 @@ class Archive:
         """Import files of records in one transaction; ``progress(n)`` is called with
         the bytes read since its last call. Raise ``ArchiveError`` (the archive
         unchanged) when a file cannot be read or anything else fails."""
-        if isinstance(paths, (str, os.PathLike)):
-            paths = [paths]
+        paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
 
         def sources() -> Iterable[tuple[str, BinaryIO, int | None]]:
             for path in paths:
@@ -180,7 +180,8 @@ class Archive:
                 with stream:
                     yield os.fspath(path), stream, os.fstat(stream.fileno()).st_size
 
-        importer = self._import(sources(), rules, jobs, progress, None)
+        expected = sum(os.path.getsize(path) for path in paths if os.path.isfile(path)) // RECORD_BYTES
+        importer = self._import(sources(), rules, jobs, progress, None, expected)
         return _summary(importer)
 
     def import_text(self, text: str | bytes, *, source_name: str = "<text>",
@@ -197,11 +198,11 @@ class Archive:
         return Submission(ids, tuple(importer.duplicate_ids), token if ids else None, tuple(importer.rejected))
 
     def _import(self, sources: Iterable[tuple[str, BinaryIO, int | None]], rules: str | None, jobs: int,
-                progress: Progress | None, owner_hash: str | None) -> Importer:
+                progress: Progress | None, owner_hash: str | None, expected: int = 0) -> Importer:
         resolved = Rules.parse(rules) if rules else None
         try:
             with Reader(resolved, jobs) as reader, self.db.atomic():
-                importer = Importer(self.db, resolved, owner_hash)
+                importer = Importer(self.db, resolved, owner_hash, expected)
                 for name, stream, size in sources:
                     for items, read in reader.items(stream, size):
                         importer.feed(name, items)

@@ -18,9 +18,9 @@ import dataclasses
 import hashlib
 import multiprocessing
 from collections import deque
-from dataclasses import dataclass
-from typing import Any, BinaryIO, Callable, Iterator
+from typing import Any, BinaryIO, Callable, Iterator, NamedTuple
 
+from notation.compact import CanonicalRecord
 from notation.errors import WriteError
 from notation.parser import read_raw
 from notation.record import Record
@@ -28,7 +28,7 @@ from notation.scan import RawRecord
 from notation.writer import write_record
 
 from .contract import Contract
-from .express import express_report
+from .express import express_check
 from .findings import Severity
 from .generator import variant_of
 from .parallel import RECORD_BYTES, chunk_records, chunks, pack
@@ -41,12 +41,12 @@ PARALLEL_BYTES = 256 * 1024  # below this much input, worker processes cost more
 _UNKNOWN_DATES = {"", "?", "????.??.??", "????-??-??"}
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
+class Row(NamedTuple):
     """A parsed record: its ``records`` columns (those known from the text alone;
     ``canonical`` is ``None`` when the raw text is canonical already),
     its findings as ``findings`` rows without ``record_id``, its match key and its
-    report packed for the match check (``None`` outside a match)."""
+    report packed for the match check (``None`` outside a match). A NamedTuple: the
+    parent unpickles one a record, in C."""
 
     columns: dict[str, Any]
     findings: tuple[dict[str, Any], ...]
@@ -54,8 +54,7 @@ class Row:
     report: tuple | None
 
 
-@dataclass(frozen=True, slots=True)
-class Unreadable:
+class Unreadable(NamedTuple):
     """A record the parser could not read: where (in the file) and why."""
 
     line: int
@@ -65,9 +64,9 @@ class Unreadable:
 
 def read_record(raw: RawRecord, rules: Rules | None) -> Row | Unreadable:
     """Parse and validate one record as cut by the splitter (lines those of its file)."""
-    report = express_report(raw, rules)
-    if report is not None:  # sound and canonical already: no model to build, no text to write
-        return _express_row(raw, report)
+    checked = express_check(raw, rules)
+    if checked is not None:  # sound and canonical already: no model to build, no text to write
+        return _express_row(raw, *checked)
     parsed = read_raw(raw)
     if parsed.record is None or parsed.errors:
         error = parsed.errors[0]
@@ -93,11 +92,11 @@ def read_record(raw: RawRecord, rules: Rules | None) -> Row | Unreadable:
     return Row(columns, findings, key, packed)
 
 
-def _express_row(raw: RawRecord, report: Report) -> Row:
+def _express_row(raw: RawRecord, report: Report, record: CanonicalRecord) -> Row:
     """The row of a record that went the express way: no finding, its text canonical."""
     tag = dict(report.tags).get  # no tag twice on the express way
     assert report.score is not None
-    columns = _columns(tag, report, raw, report.score.contract, None)
+    columns = _columns(tag, report, raw, report.score.contract, "\n".join(record.comments) or None)
     columns["canonical"] = None
     columns["hash"] = hashlib.sha256(raw.text.encode("utf-8")).hexdigest()
     key = _match_key(tag)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from sqlite_utils import Database
@@ -26,6 +27,7 @@ from .rules import Rules
 from .validator import Report
 
 BATCH = 1000  # records gathered before they are inserted
+BULK_IMPORT = 5_000  # records expected from an import, at least, for its indexes to be built at the end
 FTS_INSERT_TRIGGER = "records_ai"  # made by sqlite-utils' enable_fts(create_triggers=True)
 _FTS_COLUMNS = ", ".join(FTS_COLUMNS)
 _FTS_FILL = (f"INSERT INTO records_fts (rowid, {_FTS_COLUMNS}) "
@@ -47,32 +49,51 @@ class _Match:
     flushed: bool = False  # some of its new rows are inserted already
 
 
-def _suspend_fts_trigger(db: Database) -> str | None:
+def _suspend_fts_trigger(db: Database) -> list[str]:
     """Drop the full-text index's insert trigger for this transaction and return its
     SQL, to be run again at the end (a rollback restores it too). One INSERT ... SELECT
     a batch indexes the new records 25 times faster than the trigger does row by row
     (5 us against 130 us a record): the trigger was most of the import's database time."""
-    row = db.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?",
-                     [FTS_INSERT_TRIGGER]).fetchone()
-    if row is None:
-        return None
-    db.execute(f"DROP TRIGGER [{FTS_INSERT_TRIGGER}]")
-    return row[0]
+    return _suspend(db, "trigger", "name = ?", [FTS_INSERT_TRIGGER])
+
+
+def _suspend_indexes(db: Database) -> list[str]:
+    """Drop the search indexes of ``records`` (not the unique hash the import looks up)
+    for this transaction and return their SQL, to be run again at the end: for a large
+    import, building an index once over the table is cheaper than keeping it up to date
+    insert by insert (the records insert went from 35 to over 100 us a record as the
+    archive grew to 100,000). The index on ``match_id`` stays too: the deferred foreign
+    key check looks a new match's records up by it."""
+    return _suspend(db, "index", "tbl_name = 'records' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%' "
+                    "AND sql NOT LIKE '%\"match_id\"%'", [])
+
+
+def _suspend(db: Database, kind: str, where: str, params: list[str]) -> list[str]:
+    rows = db.execute(f"SELECT name, sql FROM sqlite_master WHERE type = '{kind}' AND {where}", params).fetchall()
+    for name, _ in rows:
+        db.execute(f"DROP {kind.upper()} [{name}]")
+    return [sql for _, sql in rows]
 
 
 class Importer:
     """The state of one import; ``feed`` it chunks of items, ``end_source`` after each
     source, ``finish`` at the end (all inside the transaction)."""
 
-    def __init__(self, db: Database, rules: Rules | None, owner_hash: str | None) -> None:
+    def __init__(self, db: Database, rules: Rules | None, owner_hash: str | None, expected: int = 0) -> None:
+        """``expected``: about how many records the import brings (from the input's size)."""
         self.db, self.rules, self.owner_hash = db, rules, owner_hash
         self.created = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
         # Take the write lock before reading the largest ids: a writer that commits in between
         # would otherwise make this transaction fail at its first insert.
         db.execute("UPDATE records SET id = id WHERE 0")
         db.execute("PRAGMA defer_foreign_keys = ON")  # reset by the commit
-        self._fts_trigger = _suspend_fts_trigger(db)
         self.next_record = self._next_id("records")
+        self._suspended = _suspend_fts_trigger(db)  # schema SQL to run again at the end
+        self._fts = bool(self._suspended)
+        # Building the indexes again costs about 13 us a record stored, keeping them up to date 35 to
+        # over 100 us a record imported: worth it from an import of half as many records as are stored.
+        if expected > max(BULK_IMPORT, (self.next_record - 1) // 2):
+            self._suspended += _suspend_indexes(db)
         self.next_match = self._next_id("matches")
         self.seen: dict[str, int] = {}  # hash -> id, for the records of this import
         self.ids: list[int] = []
@@ -110,8 +131,8 @@ class Importer:
     def finish(self) -> None:
         self._close_match()
         self._flush()
-        if self._fts_trigger is not None:
-            self.db.execute(self._fts_trigger)
+        for sql in self._suspended:
+            self.db.execute(sql)
 
     def _stored(self, hashes: set[str]) -> dict[str, int]:
         """hash -> id of those of ``hashes`` already in the archive."""
@@ -217,7 +238,7 @@ class Importer:
                             ("findings", self._findings), ("match_findings", self._match_findings)):
             if rows:
                 self._insert(table, rows)
-        if self._records and self._fts_trigger is not None:  # new ids are consecutive
+        if self._records and self._fts:  # new ids are consecutive
             self.db.execute(_FTS_FILL, [self._records[0]["id"], self._records[-1]["id"]])
         self._records, self._texts, self._findings, self._match_findings = [], [], [], []
 
@@ -229,4 +250,4 @@ class Importer:
         names = list(rows[0])
         sql = (f"INSERT INTO [{table}] ({', '.join(f'[{name}]' for name in names)}) "
                f"VALUES ({', '.join('?' * len(names))})")
-        self.db.conn.executemany(sql, [[row[name] for name in names] for row in rows])
+        self.db.conn.executemany(sql, map(itemgetter(*names), rows))  # a tuple a row: every table has 2+ columns

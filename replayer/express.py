@@ -37,6 +37,12 @@ _NOT_A_RESULT = ("?", "*", "")  # a Result tag that says the score is not known 
 def express_report(raw: RawRecord, rules: Rules | str | None = None) -> Report | None:
     """The report of a sound record in canonical form, exactly as ``validate`` gives it
     (no finding, the rescored deal); ``None`` for any other record."""
+    checked = express_check(raw, rules)
+    return None if checked is None else checked[0]
+
+
+def express_check(raw: RawRecord, rules: Rules | str | None = None) -> tuple[Report, CanonicalRecord] | None:
+    """``express_report`` with the record as read (for what a report does not hold, its comments)."""
     if raw.problem is not None or raw.escapes:
         return None
     record = read_canonical(raw.text)
@@ -58,7 +64,7 @@ def express_report(raw: RawRecord, rules: Rules | str | None = None) -> Report |
             recorded is not None and recorded != score.scores):
         return None
     return new_report(raw.index, (), rules_name(used), record.tags, dealer, score, recorded,
-                      (raw.first_line, raw.last_line), ())
+                      (raw.first_line, raw.last_line), ()), record
 
 
 def _rules(tags: dict[str, str], rules: Rules | str | None) -> Rules | None:

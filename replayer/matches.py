@@ -26,7 +26,7 @@ from notation.cards import Seat, Team
 from notation.record import parse_score_pair
 
 from .findings import Finding, Location, make_finding
-from .rules import Rules, RulesError
+from .rules import Rules, RulesError, rules_from_text, rules_name
 from .scoring import DealScore, MatchState, Outcome
 from .validator import Report
 
@@ -159,7 +159,7 @@ def check_match(reports: Sequence[Report], rules: Rules | None = None) -> MatchR
         findings.append(make_finding("litige-lost", f"a litige hold of {state.pending_litige} is still open at "
                                      f"the end of the match: it is lost", Location(last.index)))
     return MatchReport(reports[0].tag("Event") if reports else None, reports[0].tag("Round") if reports else None,
-                       str(rules), state.target, tuple(deals), tuple(findings), state.totals if known else None,
+                       rules_name(rules), state.target, tuple(deals), tuple(findings), state.totals if known else None,
                        state.winner if known else None, state.pending_litige)
 
 
@@ -191,10 +191,10 @@ class _RecordedScore:
 def _rules_of(reports: Sequence[Report]) -> Rules:
     for report in reports:
         try:
-            return Rules.parse(report.rules)
+            return rules_from_text(report.rules)
         except RulesError:
             continue
-    return Rules.parse("ffb")
+    return rules_from_text("ffb")
 
 
 def _text(pair: tuple[int, int] | None) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable, Iterator
 
-from .rules import PROFILES, Rules, RulesError
+from .rules import PROFILES, Rules, RulesError, rules_from_text
 from .scoring import DealScore, FinishedDeal, score_deal
 
 
@@ -74,7 +74,7 @@ def _variants(deal: FinishedDeal, rules: Rules,
                       lambda: (replace(deal, contract=replace(deal.contract, doubling=0)), rules)))
     for profile, options in PROFILES.items():
         if options.get("game", "classic") == rules.game and profile != rules.profile:
-            tries.append((f"under the {profile} profile", lambda p=profile: (deal, Rules.parse(p))))
+            tries.append((f"under the {profile} profile", lambda p=profile: (deal, rules_from_text(p))))
     for description, make in tries:
         try:
             variant_deal, variant_rules = make()

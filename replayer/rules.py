@@ -153,7 +153,7 @@ class Rules:
         for name, value in changes.items():
             _convert(name, _format_value(value))
             overrides[name.lower()] = _format_value(value)
-        return Rules.parse("; ".join([self.profile] + [f"{k}={v}" for k, v in overrides.items()]))
+        return rules_from_text("; ".join([self.profile] + [f"{k}={v}" for k, v in overrides.items()]))
 
     # --- derived facts ----------------------------------------------------------
 

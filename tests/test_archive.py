@@ -15,7 +15,7 @@ from notation.errors import WriteError
 from replayer import archive_import, archive_store
 from replayer.archive import Archive, ArchiveError, SearchQuery
 from replayer.archive_cli import import_command
-from replayer.archive_schema import MIGRATIONS
+from replayer.archive_schema import MIGRATIONS, RECORD_INDEXES
 from replayer.generator import generate_record
 from replayer.rules import Rules
 
@@ -251,6 +251,42 @@ def test_matches_across_batches_store_the_same_rows(generated, tmp_path: Path, m
     monkeypatch.setattr(archive_store, "BATCH", 1)
     monkeypatch.setattr(archive_import, "CHUNK_RECORDS", 1)
     assert _import_generated(tmp_path / "small.sqlite", source, 1)[:3] == plain[:3]
+
+
+def _spy_on_index_drops(monkeypatch) -> list[int]:
+    """Every import a bulk import; returns the number of indexes each import dropped."""
+    dropped: list[int] = []
+    suspend = archive_store._suspend_indexes
+
+    def counted(db):
+        sql = suspend(db)
+        dropped.append(len(sql))
+        return sql
+
+    monkeypatch.setattr(archive_store, "BULK_IMPORT", 0)
+    monkeypatch.setattr(archive_store, "_suspend_indexes", counted)
+    return dropped
+
+
+def test_a_bulk_import_builds_its_indexes_at_the_end(generated, tmp_path: Path, monkeypatch) -> None:
+    source, plain = generated
+    with Archive(tmp_path / "plain.sqlite") as empty:
+        schema = _state(empty.path)["schema"]
+    dropped = _spy_on_index_drops(monkeypatch)
+    assert _import_generated(tmp_path / "bulk.sqlite", source, 1)[:3] == plain[:3]
+    # the search indexes; the unique hash stays for the dedup, match_id for the foreign key check
+    assert dropped == [len(RECORD_INDEXES) - 1]
+    assert _state(tmp_path / "bulk.sqlite")["schema"] == schema
+
+
+def test_a_failed_bulk_import_leaves_the_indexes_as_they_were(archive: Archive, monkeypatch) -> None:
+    archive.import_files(SAMPLES[:3])
+    before = _state(archive.path)
+    dropped = _spy_on_index_drops(monkeypatch)
+    monkeypatch.setattr(archive_store, "check_match", lambda *args: 1 / 0)
+    with pytest.raises(ArchiveError, match="ZeroDivisionError"):
+        archive.import_files(SAMPLES)
+    assert dropped == [len(RECORD_INDEXES) - 1] and _state(archive.path) == before
 
 
 def test_a_record_the_writer_cannot_express_is_kept_as_written(archive: Archive, monkeypatch) -> None:

@@ -60,10 +60,10 @@ def test_the_samples_that_go_the_express_way_report_the_same():
 
 
 def test_what_the_compact_reader_reads_is_what_the_parser_reads():
-    for text in GENERATED[:80]:
+    for text in GENERATED[:80] + [_commented(GENERATED[0], "a {note"), _commented(GENERATED[1], "")]:
         compact, record = read_canonical(text), parse_record(text)
         assert compact is not None and write_record(record) == text  # only canonical text is read
-        assert compact.tags == record.tags
+        assert compact.tags == record.tags and compact.comments == record.comments
         assert compact.hands == tuple(mask_of(hand.cards) for hand in record.hands)
         assert compact.turned == record.turned
         assert compact.auction == (record.auction is not None)
@@ -113,6 +113,7 @@ NOT_CANONICAL = {
     "no blank line after the tags": lambda t: t.replace('"]\n\n', '"]\n', 1),
     "two spaces": lambda t: t.replace("play\n1. ", "play\n1.  ", 1),
     "a comment": lambda t: t.replace("play\n", "play\n{a note}\n", 1),
+    "spaces inside a record comment": lambda t: t.replace('"]\n\n', '"]\n\n{ a note }\n', 1),
     "a trick comment": lambda t: t.replace("\n2. ", " ; fine\n2. ", 1),
     "an annotation": _annotated,
     "hands out of order": _hands_swapped,
@@ -195,9 +196,15 @@ def test_validate_stream_gives_the_full_reports_in_one_and_two_processes():
     assert list(validate_stream(source.encode(), jobs=2, chunk=4)) == full
 
 
+def _commented(text: str, note: str) -> str:
+    return text.replace('"]\n\n', '"]\n\n{' + note + '}\n', 1)
+
+
 def test_the_archive_row_of_an_express_record_is_the_full_way_row(monkeypatch):
-    raws = [_one(text) for text in GENERATED[:24]]
+    texts = GENERATED[:24] + [_commented(GENERATED[30], "bonne entame"), _commented(_commented(GENERATED[31], "b"), "a")]
+    raws = [_one(text) for text in texts]
+    assert all(express_report(raw) is not None for raw in raws)
     express = [archive_import.read_record(raw, None) for raw in raws]
-    monkeypatch.setattr(archive_import, "express_report", lambda raw, rules: None)
+    monkeypatch.setattr(archive_import, "express_check", lambda raw, rules: None)
     full = [archive_import.read_record(raw, None) for raw in raws]
     assert express == full
