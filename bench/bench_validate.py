@@ -4,7 +4,10 @@
 
 Writes a file of generated records (every profile; ``--distinct`` different deals
 repeated to ``--records``), then times: parsing alone, parse + validate with
-``jobs=1``, with ``jobs=N`` (and the CPU time of the parent and of the workers),
+``jobs=1`` (generated records are canonical and sound: they take the express path,
+``replayer.express``), the same records the full way (parsed into the model, then
+validated: what a record typed by hand costs), with ``jobs=N`` (and the CPU time of
+the parent and of the workers),
 validating records parsed beforehand, and the parent's own work per record with
 workers (unpickling and unpacking their reports, timed alone: the figure that bounds
 the speed-up on two cores, and one that a busy machine does not blur). Prints
@@ -34,6 +37,9 @@ from notation.parser import parse  # noqa: E402
 from replayer.generator import generate_record  # noqa: E402
 from replayer.rules import PROFILES, Rules  # noqa: E402
 from replayer.parallel import RECORD_BYTES, chunks, unpack, validate_chunk  # noqa: E402
+from notation.parser import read_raw  # noqa: E402
+from notation.scan import split_records  # noqa: E402
+from replayer.express import express_report  # noqa: E402
 from replayer.validator import CHUNK, new_report, validate, validate_raw, validate_stream  # noqa: E402
 
 
@@ -130,6 +136,12 @@ def parent_only(path: Path, count: int) -> None:
           f"({best / seen * 1e6:.1f} us a record over {seen:,}; {sum(map(len, blobs)) / seen:.0f} bytes pickled)")
 
 
+def full_way(path: Path) -> int:
+    """Parse + validate + rescore without the express path: every record into the model."""
+    with open(path, "rb") as stream:
+        return sum(1 for raw in split_records(stream) if validate(read_raw(raw)))
+
+
 def run_stream(path: Path, jobs: int, records: int, marks: list[float]) -> int:
     seen = errors = 0
     with open(path, "rb") as stream:
@@ -160,6 +172,11 @@ def main() -> None:
         one = timed("parse + validate + rescore, jobs=1", path,
                     lambda: run_stream(path, 1, args.records, marks), args.records)
         print(f"  resident memory {marks[0]:.0f} MB at 10 %, {marks[1]:.0f} MB at the end")
+        with open(path, "rb") as stream:
+            checked = list(itertools.islice(split_records(stream), 5_000))
+        express = sum(express_report(raw) is not None for raw in checked)
+        print(f"  {express:,} of the first {len(checked):,} records take the express path")
+        timed("the same the full way, jobs=1", path, lambda: full_way(path), args.records)
         marks = []
         before = cpu_times()
         many = timed(f"parse + validate + rescore, jobs={args.jobs}", path,
