@@ -1,16 +1,19 @@
-"""Validating a file with worker processes, the parent doing as little as it can.
+"""Validating a file in several processes: worker processes and the parent.
 
 The parent does not split records: it reads the file in blocks and cuts it into
 chunks of whole records at safe points (a blank line followed by a tag pair,
-which always ends a record for ``notation.scan.split_records``). A worker splits,
+which always ends a record for ``notation.scan.split_records``). With ``jobs``
+processes, ``jobs - 1`` are workers and the parent validates every ``jobs``-th
+chunk itself, between taking the reports of the others. A worker splits,
 parses and validates its chunk with line numbers and byte offsets rebased, and
 sends back each report packed as plain tuples of ints and strings (enums as
 indexes), which pickle and unpickle several times faster than the ``Report``
-objects; the parent unpacks them and numbers the records. The parent's share
-is what bounds the gain of a second worker on two cores, so the packed form is
-made for it: the tag pairs a chunk repeats (Event, Site, Rules...) are one
-object each, which pickle sends once, and contracts are unpacked from a cache. Chunks go out in order
-and at most ``2 * jobs`` are in flight, so memory stays flat whatever the file size.
+objects; the parent unpacks them and numbers the records. What the parent spends
+on the workers' reports is lost to its own share, so the packed form is made for
+it: the tag pairs a chunk repeats (Event, Site, Rules...) are one object each,
+which pickle sends once, and contracts are unpacked from a cache. Chunks go out in
+order and at most ``2 * jobs`` are in flight, so memory stays flat whatever the
+file size.
 """
 
 from __future__ import annotations
@@ -93,10 +96,12 @@ def _validated(chunk: tuple[Any, int, int], rules: Rules | None, repair: bool,
         yield pack(validate(raw, rules, repair), shared)
 
 
-def chunk_records(chunk: tuple[Any, int, int]) -> Iterator[RawRecord]:
-    """The records of a chunk (from ``chunks``), their lines and byte offsets those of the file."""
+def chunk_records(chunk: tuple[Any, int, int], first_index: int = 0) -> Iterator[RawRecord]:
+    """The records of a chunk (from ``chunks``), their lines and byte offsets those of
+    the file, numbered from ``first_index``."""
     data, line, offset = chunk
     for raw in split_records(data):
+        raw.index += first_index
         raw.first_line += line
         raw.byte_offset += offset
         if raw.problem is not None:
@@ -107,31 +112,43 @@ def chunk_records(chunk: tuple[Any, int, int]) -> Iterator[RawRecord]:
 
 def run_pool(source: Any, rules: Rules | None, jobs: int, repair: bool, validate: Callable[..., Any],
              make_report: Callable[..., Any], size: int) -> Iterator[Any]:
-    """The reports of ``source`` validated by ``jobs`` worker processes, in input order;
-    ``size``: the bytes of a chunk."""
+    """The reports of ``source`` validated by ``jobs`` processes, in input order:
+    ``jobs - 1`` workers and this one, which validates every ``jobs``-th chunk itself
+    (waiting for the workers, it would leave a core idle, and its own reports need no
+    packing); ``size``: the bytes of a chunk."""
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     index = 0
     rest = None
-    with context.Pool(jobs) as pool:
-        pending: deque = deque()
-        for chunk in chunks(source, size):
-            if not isinstance(chunk[0], bytes):  # no place to cut: the parent reads the rest itself
+    with context.Pool(jobs - 1) as pool:
+        pending: deque = deque()  # in input order: a worker's result, or a chunk this process validates
+        for number, chunk in enumerate(chunks(source, size)):
+            if not isinstance(chunk[0], bytes):  # no place to cut: this process reads the rest itself
                 rest = chunk
                 break
-            pending.append(pool.apply_async(validate_chunk, (chunk, rules, repair, validate)))
+            own = number % jobs == 0  # the first: the workers get theirs while this one works
+            pending.append(chunk if own else pool.apply_async(validate_chunk, (chunk, rules, repair, validate)))
             while len(pending) > 2 * jobs:
-                for packed in pending.popleft().get():
-                    yield unpack(packed, index, make_report)
+                for report in _reports(pending.popleft(), index, rules, repair, validate, make_report):
+                    yield report
                     index += 1
         while pending:
-            for packed in pending.popleft().get():
-                yield unpack(packed, index, make_report)
+            for report in _reports(pending.popleft(), index, rules, repair, validate, make_report):
+                yield report
                 index += 1
     if rest is not None:
-        for packed in _validated(rest, rules, repair, validate):
-            yield unpack(packed, index, make_report)
-            index += 1
+        yield from _reports(rest, index, rules, repair, validate, make_report)
+
+
+def _reports(item: Any, index: int, rules: Rules | None, repair: bool, validate: Callable[..., Any],
+             make_report: Callable[..., Any]) -> Iterator[Any]:
+    """The reports of a chunk of ``run_pool``, the first one record ``index`` of the file."""
+    if isinstance(item, tuple):  # a chunk to validate here
+        for raw in chunk_records(item, index):
+            yield validate(raw, rules, repair)
+        return
+    for number, packed in enumerate(item.get(), index):
+        yield unpack(packed, number, make_report)
 
 
 # --- reports as plain data ------------------------------------------------------
