@@ -82,25 +82,34 @@ def read_record(raw: RawRecord, rules: Rules | None) -> Row | Unreadable:
     columns = _columns(record.tag, report, raw, contract, all_comments(record))
     columns["canonical"] = canonical if canonical != raw.text else None  # the same text is not sent twice
     columns["hash"] = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-    shift = raw.first_line - 1
-    findings = tuple({"rule": f.rule, "severity": f.severity.value, "message": f.message,
-                      "line": None if f.location.line is None else f.location.line - shift,
-                      "column": f.location.column, "trick": f.location.trick, "card_index": f.location.card,
-                      "seat": f.seat, "card": f.card} for f in report.findings)
     key = _match_key(record.tag)
-    packed = pack(dataclasses.replace(report, findings=())) if key is not None else None
-    return Row(columns, findings, key, packed)
+    return Row(columns, _finding_rows(report, raw), key, _match_report(report, key))
 
 
 def _express_row(raw: RawRecord, report: Report, record: CanonicalRecord) -> Row:
-    """The row of a record that went the express way: no finding, its text canonical."""
+    """The row of a record that went the express way: its text canonical, no finding
+    but a Result that differs."""
     tag = dict(report.tags).get  # no tag twice on the express way
     assert report.score is not None
     columns = _columns(tag, report, raw, report.score.contract, "\n".join(record.comments) or None)
     columns["canonical"] = None
     columns["hash"] = hashlib.sha256(raw.text.encode("utf-8")).hexdigest()
     key = _match_key(tag)
-    return Row(columns, (), key, pack(report) if key is not None else None)
+    return Row(columns, _finding_rows(report, raw), key, _match_report(report, key))
+
+
+def _finding_rows(report: Report, raw: RawRecord) -> tuple[dict[str, Any], ...]:
+    """The ``findings`` rows of a report (without ``record_id``), lines relative to the record."""
+    shift = raw.first_line - 1
+    return tuple({"rule": f.rule, "severity": f.severity.value, "message": f.message,
+                  "line": None if f.location.line is None else f.location.line - shift,
+                  "column": f.location.column, "trick": f.location.trick, "card_index": f.location.card,
+                  "seat": f.seat, "card": f.card} for f in report.findings)
+
+
+def _match_report(report: Report, key: tuple | None) -> tuple | None:
+    """The report packed for the match check (its findings are the record's own), outside a match None."""
+    return None if key is None else pack(dataclasses.replace(report, findings=()) if report.findings else report)
 
 
 def _columns(tag: Callable[[str], str | None], report: Report, raw: RawRecord, contract: Contract | None,

@@ -8,11 +8,12 @@ rules)`` reads the record with ``notation.compact.read_canonical`` (plain values
 positions) and plays it on the same engine (``sound_calls``, ``PlayState._push_plays``,
 ``melds.sound_melds``, ``scoring``), under the same conditions as each fast path of
 the full way; it returns the very ``Report`` that ``validate`` would, or ``None`` as
-soon as anything would make a finding (a fault, a Result that differs, a missing or
-unknown tag...), and the caller then validates the record the full way, which says
-what is wrong and where. So the express path never decides that a record is wrong;
-it only recognises, faster, a record that is right. ``tests/test_express.py`` checks
-that both ways give equal reports on every sample and on generated and damaged records.
+soon as anything would make a finding (a fault, a missing or unknown tag...), and the
+caller then validates the record the full way, which says what is wrong and where.
+The one finding it makes itself is a Result that differs from the rescored deal, the
+usual slip of a sound record (it only needs the rescored deal and where the tag is).
+``tests/test_express.py`` checks that both ways give equal reports on every sample and
+on generated and damaged records.
 """
 
 from __future__ import annotations
@@ -23,11 +24,14 @@ from notation.record import parse_score_pair
 from notation.scan import RawRecord
 
 from .auction import AuctionState, BiddingState, TakingState
+from .findings import Finding, make_finding
 from .melds import Meld, sound_melds
 from .play import PlayState
+from .replay import tag_location_in
 from .report import Report, new_report
+from .results import compare_result, every_belote
 from .rules import Rules, RulesError, rules_from_text, rules_from_variant, rules_name
-from .scoring import DealScore, finished_deal, score_deal
+from .scoring import FinishedDeal, finished_deal, score_deal
 from .sound_calls import push_sound_pairs
 
 _DEALERS = {str(seat): seat for seat in SEATS}
@@ -55,15 +59,21 @@ def express_check(raw: RawRecord, rules: Rules | str | None = None) -> tuple[Rep
     dealer = _DEALERS.get(tags.get("Dealer"))  # type: ignore[arg-type]
     if used is None or dealer is None:
         return None
-    score = _score(record, used, dealer)
-    if score is None:
+    played = _play(record, used, dealer)
+    if played is None:
         return None
+    state, deal = played
+    score = score_deal(deal, used)
     result = tags.get("Result")
     recorded = parse_score_pair(result)
-    if (recorded is None and result and result.strip() not in _NOT_A_RESULT) or (
-            recorded is not None and recorded != score.scores):
+    if recorded is None and result and result.strip() not in _NOT_A_RESULT:
         return None
-    return new_report(raw.index, (), rules_name(used), record.tags, dealer, score, recorded,
+    findings: tuple[Finding, ...] = ()
+    if recorded is not None and recorded != score.scores:  # as validator._result reports it
+        message = compare_result(recorded, deal, score, used, every_belote(state))
+        findings = (make_finding("result-mismatch", message,
+                                 tag_location_in(raw.text, raw.first_line, "Result", raw.index)),)
+    return new_report(raw.index, findings, rules_name(used), record.tags, dealer, score, recorded,
                       (raw.first_line, raw.last_line), ()), record
 
 
@@ -83,9 +93,9 @@ def _rules(tags: dict[str, str], rules: Rules | str | None) -> Rules | None:
         return None
 
 
-def _score(record: CanonicalRecord, rules: Rules, dealer: Seat) -> DealScore | None:
-    """The rescored deal when the calls, the deal, the play and the announcements are
-    all sound, else None."""
+def _play(record: CanonicalRecord, rules: Rules, dealer: Seat) -> tuple[PlayState, FinishedDeal] | None:
+    """The play and the deal to score, when the calls, the deal, the play and the
+    announcements are all sound, else None."""
     bidding = _bidding(record, rules, dealer)
     if bidding is None or (contract := bidding.contract) is None:
         return None
@@ -99,7 +109,7 @@ def _score(record: CanonicalRecord, rules: Rules, dealer: Seat) -> DealScore | N
     melds = _melds(record, rules)
     if melds is None:
         return None
-    return score_deal(finished_deal(state, melds), rules)
+    return state, finished_deal(state, melds)
 
 
 def _bidding(record: CanonicalRecord, rules: Rules, dealer: Seat) -> BiddingState | None:

@@ -90,12 +90,16 @@ class Replay:
 def tag_location(record: Record, name: str, index: int = 0) -> Location:
     """The location of tag ``name`` in the record's source text (scanned on demand)."""
     source = record.source
-    if source is not None:
-        needle = "[" + name
-        for offset, line in enumerate(source.text.splitlines()):
-            column = line.find(needle)
-            if column >= 0 and line[column + len(needle):column + len(needle) + 1] in (" ", "\t", '"'):
-                return Location(index, source.first_line + offset, column + 1)
+    return Location(index) if source is None else tag_location_in(source.text, source.first_line, name, index)
+
+
+def tag_location_in(text: str, first_line: int, name: str, index: int = 0) -> Location:
+    """The location of tag ``name`` in a record's ``text``, which starts at ``first_line``."""
+    needle = "[" + name
+    for offset, line in enumerate(text.splitlines()):
+        column = line.find(needle)
+        if column >= 0 and line[column + len(needle):column + len(needle) + 1] in (" ", "\t", '"'):
+            return Location(index, first_line + offset, column + 1)
     return Location(index)
 
 

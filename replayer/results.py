@@ -14,7 +14,15 @@ import dataclasses
 from typing import Callable, Iterator
 
 from .rules import PROFILES, Rules, RulesError, rules_from_text
+from .play import PlayState
 from .scoring import DealScore, FinishedDeal, score_deal
+
+
+def every_belote(state: PlayState | None) -> tuple[int, int]:
+    """Belote points (NS, EW) of every trump K+Q held in one hand, said or not (for
+    ``compare_result``: a belote counted without its marks)."""
+    sides = [belote.seat.index & 1 for belote in state.belotes()] if state is not None else []
+    return 20 * sides.count(0), 20 * sides.count(1)
 
 
 def compare_result(recorded: tuple[int, int], deal: FinishedDeal, score: DealScore, rules: Rules,

@@ -25,7 +25,7 @@ from .parallel import RECORD_BYTES, run_pool
 from .replay import Replay, filled_record, replay, tag_location
 from .repair import REPAIRABLE, suggest_repairs
 from .report import Report, new_report
-from .results import compare_result
+from .results import compare_result, every_belote
 from .rules import Rules, RulesError, rules_from_text, rules_from_variant, rules_name
 from .scoring import DealScore, FinishedDeal, finished_deal, score_deal, void_deal_score
 from .tables import mask_of
@@ -260,12 +260,10 @@ def _result(run: Replay, score: DealScore | None, deal: FinishedDeal | None,
                     run.tag_at("Result"))
         return
     if recorded != score.scores:
-        every = (0, 0)
-        if run.state is not None:
-            pairs = [b.seat.index & 1 for b in run.state.belotes()]
-            every = (20 * pairs.count(0), 20 * pairs.count(1))
-        message = compare_result(recorded, deal, score, run.rules, every) if deal is not None else (
-            f"Result {recorded[0]}-{recorded[1]} but the deal rescores to {score.scores[0]}-{score.scores[1]}")
+        if deal is not None:
+            message = compare_result(recorded, deal, score, run.rules, every_belote(run.state))
+        else:
+            message = f"Result {recorded[0]}-{recorded[1]} but the deal rescores to {score.scores[0]}-{score.scores[1]}"
         run.add("result-mismatch", message, run.tag_at("Result"))
 
 
