@@ -40,7 +40,8 @@ _NOT_A_RESULT = ("?", "*", "")  # a Result tag that says the score is not known 
 
 def express_report(raw: RawRecord, rules: Rules | str | None = None) -> Report | None:
     """The report of a sound record in canonical form, exactly as ``validate`` gives it
-    (no finding, the rescored deal); ``None`` for any other record."""
+    (the rescored deal, no finding but a Result that differs); ``None`` for any other
+    record."""
     checked = express_check(raw, rules)
     return None if checked is None else checked[0]
 
