@@ -88,10 +88,10 @@ def read_canonical(text: str) -> CanonicalRecord | None:
     calls = _calls(match["calls"], AUCTION_KINDS if auction else TAKING_KINDS)
     announcements = _announcements(match["announces"])
     play = _play(match["tricks"])
-    if hands is None or calls is None or announcements is None or play is None or tags_in_export_order(tags) is not tags:
-        return None
     comments = _comments(match["comments"])
-    if comments is None:
+    if hands is None or calls is None or announcements is None or play is None or comments is None:
+        return None
+    if tags_in_export_order(tags) is not tags:
         return None
     turned = match["turned"]
     return CanonicalRecord(tags, comments, hands, None if turned is None else _CARD_OF_TEXT[turned], auction, calls,

@@ -69,8 +69,9 @@ def _suspend_indexes(db: Database) -> list[str]:
 
 
 def _suspend(db: Database, kind: str, where: str, params: list[str]) -> list[str]:
-    rows = db.execute(f"SELECT name, sql FROM sqlite_master WHERE type = '{kind}' AND {where}", params).fetchall()
-    for name, _ in rows:
+    """Drop the schema items of ``kind`` (trigger or index) that ``where`` selects; their SQL."""
+    rows = db.execute(f"SELECT name, sql FROM sqlite_master WHERE type = ? AND {where}", [kind, *params]).fetchall()
+    for name, _ in rows:  # names from the schema itself: an identifier cannot be a parameter
         db.execute(f"DROP {kind.upper()} [{name}]")
     return [sql for _, sql in rows]
 

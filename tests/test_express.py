@@ -216,8 +216,8 @@ def _commented(text: str, note: str) -> str:
 
 
 def test_the_archive_row_of_an_express_record_is_the_full_way_row(monkeypatch):
-    texts = GENERATED[:24] + [_commented(GENERATED[30], "bonne entame"), _commented(_commented(GENERATED[31], "b"), "a"),
-                              _wrong_result(GENERATED[32])]
+    texts = GENERATED[:24] + [_commented(GENERATED[30], "bonne entame"),
+                              _commented(_commented(GENERATED[31], "b"), "a"), _wrong_result(GENERATED[32])]
     raws = [_one(text) for text in texts]
     assert all(express_report(raw) is not None for raw in raws)
     express = [archive_import.read_record(raw, None) for raw in raws]
