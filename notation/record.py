@@ -180,8 +180,7 @@ class Record:
 
     @property
     def variant(self) -> str | None:
-        value = self.tag("Variant")
-        return value.strip().lower() if value else None
+        return variant_name(self.tag("Variant"))
 
     @property
     def rules_text(self) -> str | None:
@@ -224,6 +223,11 @@ def tags_in_export_order(tags: Iterable[tuple[str, str]]) -> tuple[tuple[str, st
     tags = tuple(tags)
     ranks = [_ROSTER_RANK.get(pair[0], _OTHER) for pair in tags]
     return tags if ranks == sorted(ranks) else tuple(sorted(tags, key=lambda pair: _ROSTER_RANK.get(pair[0], _OTHER)))
+
+
+def variant_name(value: str | None) -> str | None:
+    """A ``Variant`` tag's value as the rules look it up (trimmed, lower case), None when absent."""
+    return value.strip().lower() if value else None
 
 
 def hands_in_seat_order(hands: Iterable[Hand]) -> tuple[Hand, ...]:

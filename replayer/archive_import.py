@@ -23,7 +23,7 @@ from typing import Any, BinaryIO, Callable, Iterator, NamedTuple
 from notation.compact import CanonicalRecord
 from notation.errors import WriteError
 from notation.parser import read_raw
-from notation.record import Record
+from notation.record import Record, variant_name
 from notation.scan import RawRecord
 from notation.writer import write_record
 
@@ -119,13 +119,12 @@ def _columns(tag: Callable[[str], str | None], report: Report, raw: RawRecord, c
     warnings = sum(1 for f in report.findings if f.severity is Severity.WARNING)
     recorded, rescored = report.recorded, report.rescored
     date = (tag("Date") or "").strip()
-    variant = tag("Variant")
     return {
         "raw": raw.text, "event": tag("Event"), "site": tag("Site"),
         "date": None if date in _UNKNOWN_DATES else date, "round": tag("Round"), "deal": tag("Deal"),
         "north": tag("North"), "east": tag("East"), "south": tag("South"), "west": tag("West"),
         "dealer": str(report.dealer) if report.dealer is not None else None,
-        "variant": (variant.strip().lower() if variant else None) or _variant_of_rules(report.rules),
+        "variant": variant_name(tag("Variant")) or _variant_of_rules(report.rules),
         "rules": report.rules,
         "contract": contract_text(contract) if contract is not None else None,
         "denomination": str(contract.denomination) if contract is not None else None,
@@ -149,14 +148,7 @@ def _contract_of(record: Record, report: Report) -> Contract | None:
 
 def contract_text(contract: Contract) -> str:
     """``80H``, ``capot S``, ``generale TA``, or the bare suit of a classic taking (``H``)."""
-    denomination = str(contract.denomination)
-    if contract.generale:
-        return f"generale {denomination}"
-    if contract.capot:
-        return f"capot {denomination}"
-    if contract.value is not None:
-        return f"{contract.value}{denomination}"
-    return denomination
+    return contract.level_text(str(contract.denomination), " ", "generale", value_space="")
 
 
 def all_comments(record: Record) -> str | None:

@@ -42,23 +42,26 @@ class Contract:
             return rules.capot_value
         return self.value or 0
 
-    def _level(self, denomination: str, space: str, generale: str) -> str:
+    def level_text(self, denomination: str, space: str, generale: str, value_space: str | None = None) -> str:
+        """The bid and its denomination: ``110 H``, ``capot S``, ``generale TA``, or the
+        bare denomination of a classic taking; ``value_space`` between a value and the
+        denomination (``space`` by default)."""
         if self.generale:
             return f"{generale}{space}{denomination}"
         if self.capot:
             return f"capot{space}{denomination}"
         if self.value is not None:
-            return f"{self.value}{space}{denomination}"
+            return f"{self.value}{space if value_space is None else value_space}{denomination}"
         return denomination
 
     def pretty(self) -> str:
         """For people: ``110 ♥, coinched, taken by North``."""
-        level = self._level(self.denomination.pretty(), " ", "générale")
+        level = self.level_text(self.denomination.pretty(), " ", "générale")
         doubled = ("", ", coinched", ", surcoinched")[self.doubling]
         return f"{level}{doubled}, taken by {self.taker.full_name}"
 
     def __str__(self) -> str:
-        level = self._level(str(self.denomination), "", "generale")
+        level = self.level_text(str(self.denomination), "", "generale")
         suffix = ("", " coinche", " surcoinche")[self.doubling]
         return f"{level}{suffix} by {self.taker}"
 

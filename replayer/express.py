@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from notation.cards import SEATS, Seat
 from notation.compact import CanonicalRecord, read_canonical
-from notation.record import parse_score_pair
+from notation.record import parse_score_pair, variant_name
 from notation.scan import RawRecord
 
 from .auction import AuctionState, BiddingState, TakingState
@@ -88,8 +88,7 @@ def _rules(tags: dict[str, str], rules: Rules | str | None) -> Rules | None:
         text = tags.get("Rules")
         if text and text.strip() not in ("", "?"):
             return rules_from_text(text)
-        variant = tags.get("Variant")
-        return rules_from_variant(variant.strip().lower() if variant else None)
+        return rules_from_variant(variant_name(tags.get("Variant")))
     except RulesError:
         return None
 
