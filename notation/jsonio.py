@@ -28,8 +28,8 @@ def to_json(record: Record, positions: bool = False) -> JSON:
     if record.hands:
         out["hands"] = [_item({"seat": str(h.seat), "cards": None if h.cards is None else [_card(c) for c in h.cards]},
                               h.comments, None, h.pos, positions) for h in record.hands]
-    if record.turned is not None:
-        out["turned"] = str(record.turned)
+    if record.turned is not None or record.turned_unknown:
+        out["turned"] = _card(record.turned)
         _put(out, "turned_comments", record.turned_comments)
     for name in ("taking", "auction"):
         entries = getattr(record, name)
@@ -95,7 +95,7 @@ def from_json(value: Any) -> Record:
     return Record(
         tags=tags, comments=_comments(obj, "comments", ""),
         hands=tuple(_hand(h, f"hands[{i}]") for i, h in enumerate(_list(obj, "hands", ""))),
-        turned=None if turned is None else _parse(Card.parse, turned, "turned"),
+        turned=None if turned is None else _maybe_card(turned, "turned"), turned_unknown=turned == "??",
         turned_comments=_comments(obj, "turned_comments", ""),
         taking=taking, auction=auction,
         announcements=tuple(_announcement(a, f"announcements[{i}]")

@@ -155,6 +155,7 @@ class Record:
     source: Source | None = field(default=None, compare=False, repr=False)
     turned_comments: tuple[str, ...] = ()  # comments after the turned card
     turned_pos: Pos | None = field(default=None, compare=False)
+    turned_unknown: bool = False  # "turned ??": a card was turned but is not known (``turned`` is None)
 
     def __post_init__(self) -> None:
         # Tags in export order and hands in seat order, so that a record equals the parse of its own export.

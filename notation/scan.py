@@ -341,7 +341,10 @@ def _split_lines(blocks: Iterable[bytes], index: int, line_number: int, offset: 
                 if problem is None or problem.kind != "limit":
                     problem = Problem("limit", f"record longer than {MAX_RECORD} bytes", line_number, 1,
                                       offset - size)
-                continue
+                if lines:
+                    continue
+                # An over-long first line (already cut short) still starts its record, which carries the
+                # problem: dropping it would lose the record and leave its limits to the next one.
             first = line[:1]
             if first == b"%" and not in_comment:
                 escapes.append(len(lines))

@@ -156,7 +156,7 @@ class SectionBuilder(Transformer):
         taking = bidding[1] if bidding is not None and bidding[0] == "taking" else None
         auction = bidding[1] if bidding is not None and bidding[0] == "auction" else None
         return make_record(tags, comments, hands, turned_card, taking, auction, announcements, tricks, claim, stopped,
-                           turned_comments, turned_pos)
+                           turned_comments, turned_pos, turned is not None and turned_card is None)
 
 
 # --- sections ----------------------------------------------------------------------------------

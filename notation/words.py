@@ -51,7 +51,7 @@ _FIELDS = {CardEntry: ("card", "seat", "declaration", "annotation", "comments", 
            Trick: ("plays", "comments", "pos"), Pos: ("line", "column"), Hand: ("seat", "cards", "comments", "pos"),
            Source: ("text", "first_line", "last_line", "index", "byte_offset"),
            Record: ("tags", "comments", "hands", "turned", "taking", "auction", "announcements", "tricks", "claim",
-                    "stopped", "source", "turned_comments", "turned_pos")}
+                    "stopped", "source", "turned_comments", "turned_pos", "turned_unknown")}
 for _cls, _names in _FIELDS.items():  # fail loudly if the model changes under the fast path
     assert tuple(f.name for f in fields(_cls)) == _names, f"update words._FIELDS for {_cls.__name__}"
 
@@ -127,7 +127,8 @@ class _RecordDraft:
     def __init__(self, tags: tuple[tuple[str, str], ...], comments: tuple[str, ...], hands: tuple[Hand, ...],
                  turned: Card | None, taking: tuple[CallEntry, ...] | None, auction: tuple[CallEntry, ...] | None,
                  announcements: tuple[Announcement, ...], tricks: tuple[Trick, ...], claim: Claim | None,
-                 stopped: bool, turned_comments: tuple[str, ...], turned_pos: Pos | None) -> None:
+                 stopped: bool, turned_comments: tuple[str, ...], turned_pos: Pos | None,
+                 turned_unknown: bool) -> None:
         self.tags = tags_in_export_order(tags)  # what Record.__post_init__ does
         self.comments = comments
         self.hands = hands_in_seat_order(hands)
@@ -141,6 +142,7 @@ class _RecordDraft:
         self.source = None
         self.turned_comments = turned_comments
         self.turned_pos = turned_pos
+        self.turned_unknown = turned_unknown
         self.__class__ = Record  # type: ignore[assignment]
 
 

@@ -38,11 +38,12 @@ def write_record(record: Record) -> str:
     lines = _tag_lines(record.tags)
     if lines:
         lines.append("")  # a blank line between the tag pairs and the body, as in PGN
+    head = len(lines)
     if record.comments:
         lines.extend("{" + _braced(text) + "}" for text in record.comments)
     if record.hands:
         lines += _hand_lines(record.hands)
-    if record.turned is not None:
+    if record.turned is not None or record.turned_unknown:
         lines.append("turned " + _cards((record.turned,)) + _after(record.turned_comments))
     if record.taking is not None:
         lines.append(_calls("taking", record.taking))
@@ -50,16 +51,16 @@ def write_record(record: Record) -> str:
         lines.append(_calls("auction", record.auction))
     for announcement in record.announcements:
         lines.append(_announcement(announcement))
-    if record.tricks or record.claim is not None or record.stopped:
+    # A record without a body gets an empty play: a record of nothing would vanish from its file, and
+    # tag pairs alone would merge with a record without tags after them (blank lines after tags go on).
+    if record.tricks or record.claim is not None or record.stopped or head == len(lines):
         lines.append("play")
         lines += _trick_lines(record.tricks)
         if record.claim is not None:
             lines.append(f"claim {record.claim.seat}" + _after(record.claim.comments))
         elif record.stopped:
             lines.append("*")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return "\n".join(lines) + "\n" if lines else ""
+    return "\n".join(lines) + "\n"
 
 
 def dumps(records: Iterable[Record]) -> str:

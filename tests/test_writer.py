@@ -40,7 +40,7 @@ def test_writer_orders_tags_and_hands_and_cards_whatever_the_model_was_given():
 
 def test_tag_values_are_escaped_and_only_present_tags_written():
     record = Record(tags=(("Event", 'a "b" \\ c'),))
-    assert str(record) == '[Event "a \\"b\\" \\\\ c"]\n'
+    assert str(record) == '[Event "a \\"b\\" \\\\ c"]\n\nplay\n'  # tags alone: an empty play keeps them apart
     assert parse_record(str(record)) == record
 
 
