@@ -7,12 +7,17 @@ canonical text is unique), validated on the way in, grouped into matches, and
 searched by tags, validity and full text. Every import is one transaction: it
 stores everything or, on any failure, nothing (``ArchiveError``).
 
+Several writers may share the file (``belote import`` processes, the site's
+submissions): each write transaction takes SQLite's write lock first and waits
+for it up to the archive's ``timeout``, then gives up with ``ArchiveBusyError``.
+
 Every value from a user reaches SQLite as a parameter; column names in sorts
 come from a whitelist.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import io
@@ -23,23 +28,37 @@ import re
 import secrets
 import sqlite3
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Callable, Iterable, Mapping
+from typing import Any, BinaryIO, Callable, Iterable, Iterator, Mapping
 
 from sqlite_utils import Database
 
 from .archive_import import Reader
-from .archive_schema import RECORD_INDEXES, migrate
+from .archive_schema import MIGRATIONS, RECORD_INDEXES, migrate
 from .archive_store import Importer
 from .findings import Finding
 from .parallel import RECORD_BYTES
 from .rules import Rules
 
 Progress = Callable[[int], None]
+# Seconds a write waits for another writer's transaction before giving up: long enough for
+# a club's import to end (``belote import`` waits this long; the site passes a shorter one).
+DEFAULT_TIMEOUT = 30.0
 
 
 class ArchiveError(ValueError):
     """An import that failed (a file that cannot be read, a database error): the
     archive is as it was before the import."""
+
+
+class ArchiveBusyError(ArchiveError):
+    """Another writer held the archive for longer than the timeout: nothing was written."""
+
+
+def is_busy(error: BaseException) -> bool:
+    """Whether ``error`` is SQLite's "database is locked" (SQLITE_BUSY or one of its
+    extended codes), which a busy timeout spent waiting for another connection ends with."""
+    code = getattr(error, "sqlite_errorcode", None)  # absent from an error raised by Python code
+    return isinstance(error, sqlite3.OperationalError) and code is not None and code & 0xFF == sqlite3.SQLITE_BUSY
 
 
 @dataclass(frozen=True)
@@ -135,23 +154,43 @@ _LIST_SQL = ", ".join(f"records.{name}" for name in LIST_COLUMNS)
 class Archive:
     """A SQLite file of records. Not to be shared between threads: one per request."""
 
-    def __init__(self, path: str | os.PathLike, *, upgrade: bool = True) -> None:
+    def __init__(self, path: str | os.PathLike, *, upgrade: bool = True, timeout: float = DEFAULT_TIMEOUT) -> None:
         """Open (or create) the archive at ``path``. ``upgrade=False`` skips the
         migration check, for a file already opened once by this program (the site
-        migrates at start-up, then opens the archive once per request)."""
+        migrates at start-up, then opens the archive once per request). ``timeout``:
+        seconds a write (or, rarely, a read) waits for another connection's lock before
+        ``ArchiveBusyError``."""
         self.path = pathlib.Path(path)
+        self.timeout = timeout
         try:
-            self.db = Database(self.path)
-            self.db.enable_wal()
-            self.db.execute("PRAGMA foreign_keys = ON")
-            self.db.execute("PRAGMA synchronous = NORMAL")  # safe with WAL: a crash loses no committed data
-            self.db.execute("PRAGMA cache_size = -32000")  # 32 MB: the indexes of 100,000 records fit
-            self.db.execute("PRAGMA mmap_size = 268435456")  # reads straight from the OS cache
-            self.db.execute("PRAGMA temp_store = MEMORY")
-            if upgrade:
-                migrate(self.db)
+            # sqlite3's timeout is SQLite's busy timeout: how long a statement waits for a lock.
+            connection = sqlite3.connect(self.path, timeout=timeout)
         except sqlite3.Error as error:
             raise ArchiveError(f"cannot open the archive {self.path}: {error}") from error
+        try:
+            self.db = Database(connection)
+            self._prepare(upgrade)
+        except ArchiveError:  # busy while migrating
+            connection.close()  # a site answering 503 again and again must not pile up open files
+            raise
+        except sqlite3.Error as error:
+            connection.close()
+            raise (self._busy() if is_busy(error) else
+                   ArchiveError(f"cannot open the archive {self.path}: {error}")) from error
+
+    def _prepare(self, upgrade: bool) -> None:
+        """WAL, the connection's settings and the pending migrations."""
+        self.db.enable_wal()
+        self.db.execute("PRAGMA foreign_keys = ON")
+        self.db.execute("PRAGMA synchronous = NORMAL")  # safe with WAL: a crash loses no committed data
+        self.db.execute("PRAGMA cache_size = -32000")  # 32 MB: the indexes of 100,000 records fit
+        self.db.execute("PRAGMA mmap_size = 268435456")  # reads straight from the OS cache
+        self.db.execute("PRAGMA temp_store = MEMORY")
+        # Reading what is pending costs an archive up to date no lock; ``migrate`` reads it
+        # again under the lock, where another process may have just applied them.
+        if upgrade and MIGRATIONS.pending(self.db):
+            with self._write():
+                migrate(self.db)
 
     def close(self) -> None:
         self.db.close()
@@ -161,6 +200,34 @@ class Archive:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[None]:
+        """One write transaction: committed at the end, rolled back on any exception.
+
+        It takes the write lock first (``BEGIN IMMEDIATE``), waiting up to ``timeout``.
+        sqlite-utils' ``atomic()`` begins with a plain ``BEGIN`` and the lock is taken by
+        the first write; when that statement has read first (an UPDATE of a table with
+        triggers, an INSERT after a SELECT), SQLite answers "database is locked" at once,
+        busy timeout or not: it does not make a transaction that has read wait for a writer
+        whose commit would make that read stale. An ``atomic()`` inside this block is a
+        savepoint."""
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            if is_busy(error):
+                raise self._busy() from error
+            raise
+        try:
+            yield
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.rollback()  # nothing if the failure already ended the transaction
+            raise
+
+    def _busy(self) -> ArchiveBusyError:
+        return ArchiveBusyError(f"the archive {self.path} is busy: another import or a submission is "
+                                f"writing to it; tried for {self.timeout:g} s")
 
     # --- imports ----------------------------------------------------------------
 
@@ -201,7 +268,7 @@ class Archive:
                 progress: Progress | None, owner_hash: str | None, expected: int = 0) -> Importer:
         resolved = Rules.parse(rules) if rules else None
         try:
-            with Reader(resolved, jobs) as reader, self.db.atomic():
+            with Reader(resolved, jobs) as reader, self._write():
                 importer = Importer(self.db, resolved, owner_hash, expected)
                 for name, stream, size in sources:
                     for items, read in reader.items(stream, size):
@@ -235,12 +302,12 @@ class Archive:
     def delete(self, record_id: int, token: str) -> bool:
         """Delete a submitted record given its owner token; ``False`` for a wrong token,
         a record without owner or no such record."""
-        row = next(self.db.query("SELECT owner_hash, match_id FROM records WHERE id = ?", [record_id]), None)
-        if row is None or not row["owner_hash"] or not isinstance(token, str):
+        if not isinstance(token, str):
             return False
-        if not hmac.compare_digest(_token_hash(token), row["owner_hash"]):
-            return False
-        with self.db.atomic():
+        with self._write():  # the row read under the lock: no other writer can change it before the deletes
+            row = next(self.db.query("SELECT owner_hash, match_id FROM records WHERE id = ?", [record_id]), None)
+            if row is None or not row["owner_hash"] or not hmac.compare_digest(_token_hash(token), row["owner_hash"]):
+                return False
             self.db.execute("DELETE FROM findings WHERE record_id = ?", [record_id])
             self.db.execute("DELETE FROM record_texts WHERE record_id = ?", [record_id])
             self.db.execute("UPDATE match_findings SET record_id = NULL WHERE record_id = ?", [record_id])

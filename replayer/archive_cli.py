@@ -2,7 +2,8 @@
 
 Exit codes: 0 when every record was read (stored or already there, valid or
 not), 1 when some record could not be parsed (listed with its place and why),
-2 when a file or the archive cannot be used (one line on stderr; nothing stored).
+2 when a file or the archive cannot be used (one line on stderr; nothing stored),
+which includes an archive that another writer kept busy for longer than ``--timeout``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from .archive import Archive, ArchiveError, ImportSummary
+from .archive import DEFAULT_TIMEOUT, Archive, ArchiveError, ImportSummary
 from .rules import Rules, RulesError
 
 SHOWN_UNPARSEABLE = 50  # listed in the summary; the rest is counted
@@ -47,11 +48,15 @@ def _check_rules(ctx: click.Context, param: click.Parameter, value: str | None) 
               help='Validate with these rules instead of each record\'s tags, e.g. "ffb-coinche".')
 @click.option("--jobs", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True,
               help="Worker processes that parse and validate.")
-def import_command(files: tuple[Path, ...], db_path: Path | None, rules: str | None, jobs: int) -> None:
+@click.option("--timeout", type=click.FloatRange(min=0), default=DEFAULT_TIMEOUT, show_default=True,
+              help="Seconds to wait for another import or a submission writing to the archive.")
+def import_command(files: tuple[Path, ...], db_path: Path | None, rules: str | None, jobs: int,
+                   timeout: float) -> None:
     """Import records into the archive, in one transaction: a failure stores nothing.
 
     A record already stored (same canonical text) is counted as a duplicate, not stored
-    again. Records that do not parse are not stored; the summary says where and why."""
+    again. Records that do not parse are not stored; the summary says where and why.
+    While another import or a submission writes to the archive, this one waits its turn."""
     path = db_path if db_path is not None else Path(default_db())
     total = 0
     for file in files:
@@ -60,8 +65,8 @@ def import_command(files: tuple[Path, ...], db_path: Path | None, rules: str | N
         except OSError as error:
             _fail(f"cannot read {file}: {error.strerror or error}")
     try:
-        with Archive(path) as archive, click.progressbar(length=total, label="importing", file=sys.stderr,
-                                                          show_pos=False, show_percent=True) as bar:
+        with Archive(path, timeout=timeout) as archive, click.progressbar(
+                length=total, label="importing", file=sys.stderr, show_pos=False, show_percent=True) as bar:
             summary = archive.import_files(files, rules=rules, jobs=jobs, progress=bar.update)
     except ArchiveError as error:
         _fail(str(error))

@@ -1,7 +1,8 @@
 """Storing the items of an import: deduplication, ids, matches, batched inserts.
 
 An ``Importer`` lives inside the import's one transaction (the caller's
-``db.atomic()``). It gives new records consecutive ids from the largest one
+``Archive._write()``, which holds the write lock from its start: no other writer
+can take the ids it reads). It gives new records consecutive ids from the largest one
 stored, skips a record whose content hash is stored already (or was seen
 earlier in the same import), groups consecutive records of one source with the
 same Event and Round into a match (checked by ``replayer.matches.check_match``)
@@ -84,9 +85,6 @@ class Importer:
         """``expected``: about how many records the import brings (from the input's size)."""
         self.db, self.rules, self.owner_hash = db, rules, owner_hash
         self.created = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-        # Take the write lock before reading the largest ids: a writer that commits in between
-        # would otherwise make this transaction fail at its first insert.
-        db.execute("UPDATE records SET id = id WHERE 0")
         db.execute("PRAGMA defer_foreign_keys = ON")  # reset by the commit
         self.next_record = self._next_id("records")
         self._suspended = _suspend_fts_trigger(db)  # schema SQL to run again at the end

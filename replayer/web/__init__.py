@@ -40,6 +40,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
                 template_folder=str(resource_dir("templates")), static_folder=str(resource_dir("static")))
     app.config.from_mapping(
         DB=default_db_path(),
+        DB_TIMEOUT=5,  # seconds a request waits for an import writing to the archive before its 503
         LOAD_SAMPLES=True,
         SECRET_KEY=None,
         MAX_CONTENT_LENGTH=2 * MEGABYTE,

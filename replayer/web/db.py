@@ -1,4 +1,9 @@
-"""One archive handle per request, on ``g``; the archive created (and the samples loaded) at start-up."""
+"""One archive handle per request, on ``g``; the archive created (and the samples loaded) at start-up.
+
+A request waits ``DB_TIMEOUT`` seconds for another writer (a ``belote import``, another
+submission) before ``ArchiveBusyError``, which ``errors`` turns into a 503: a visitor is
+better told to come back than kept waiting as long as the command line is.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +17,8 @@ from replayer.archive import Archive
 def get_archive() -> Archive:
     """The request's archive, opened on first use and closed at teardown."""
     if "archive" not in g:
-        g.archive = Archive(current_app.config["DB"], upgrade=False)  # init_app migrated it
+        g.archive = Archive(current_app.config["DB"], upgrade=False,  # init_app migrated it
+                            timeout=float(current_app.config["DB_TIMEOUT"]))
     return g.archive
 
 
@@ -30,7 +36,8 @@ def sample_files() -> list[Path]:
 
 
 def init_app(app: Flask) -> None:
-    """Create the archive (and its folder) now, and load the samples into an empty one if configured."""
+    """Create the archive (and its folder) now, and load the samples into an empty one if configured.
+    Start-up waits as long as ``belote import`` does (nobody is waiting for a page yet)."""
     path = Path(app.config["DB"])
     path.parent.mkdir(parents=True, exist_ok=True)
     with Archive(path) as archive:

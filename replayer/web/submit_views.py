@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, make_response, render_template, request
 
+from replayer.archive import ArchiveBusyError
+
 from .checking import Check, check, is_blank, normalize
 from .db import get_archive
+from .errors import RETRY_AFTER
 
 bp = Blueprint("submit", __name__)
 
 NOTHING = "Nothing to check: paste a record in the box or choose a file."
 NO_RECORD = "No record was found in this text: a record starts with tag pairs such as [Event \"...\"] or with its hands."
+BUSY = ("The archive is busy: an import or another submission is being written to it. Nothing was stored: "
+        "check the text and store it again in a few seconds.")
 
 
 def submitted_data() -> bytes | str:
@@ -42,7 +47,10 @@ def store():
     text = normalize(request.form.get("text", ""))
     if not text.strip():
         return render_template("submit.html", text="", problem=NOTHING), 400
-    submission = get_archive().add(text, source_name="submitted")
+    try:
+        submission = get_archive().add(text, source_name="submitted")
+    except ArchiveBusyError:  # the text back in the form, rather than lost on an error page
+        return render_template("submit.html", text=text, problem=BUSY), 503, {"Retry-After": str(RETRY_AFTER)}
     status = 200 if submission.ids or submission.duplicates else 422
     response = make_response(render_template("submit_stored.html", submission=submission), status)
     response.headers["Cache-Control"] = "no-store"  # the owner token is shown once: keep it out of caches
