@@ -29,7 +29,7 @@ from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from notation.cards import SEATS  # noqa: E402
+from notation.values import SEATS  # noqa: E402
 from replayer.archive import Archive, SearchQuery  # noqa: E402
 from replayer.generator import generate_record  # noqa: E402
 from replayer.rules import PROFILES, Rules  # noqa: E402

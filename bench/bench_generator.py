@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from notation.cards import SEATS  # noqa: E402
+from notation.values import SEATS  # noqa: E402
 from replayer.generator import deal_record, generate_deal  # noqa: E402
 from replayer.rules import PROFILES, Rules  # noqa: E402
 

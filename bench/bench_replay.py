@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from notation.cards import ALL_CARDS, SEATS, Denomination, Seat  # noqa: E402
+from notation.values import ALL_CARDS, SEATS, Denomination, Seat  # noqa: E402
 from replayer.contract import Contract  # noqa: E402
 from replayer.play import PlayState  # noqa: E402
 from replayer.rules import PROFILES, Rules  # noqa: E402

@@ -20,7 +20,7 @@ from typing import Callable
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from notation.cards import SEATS, CallKind, Card, Denomination, Seat, Suit  # noqa: E402
+from notation.values import SEATS, CallKind, Card, Denomination, Seat, Suit  # noqa: E402
 from replayer.generator import GeneratedDeal, generate_deal  # noqa: E402
 from replayer.melds import score_melds  # noqa: E402
 from replayer.play import PlayState  # noqa: E402

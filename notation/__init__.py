@@ -3,7 +3,7 @@
 This package knows nothing of the rules of the game (those live in ``replayer``).
 """
 
-from .cards import (ALL_CARDS, Call, CallKind, Card, Denomination, NotationError, Rank, Seat, Suit,
+from .values import (ALL_CARDS, Call, CallKind, Card, Denomination, NotationError, Rank, Seat, Suit,
                     Team)
 from .errors import DealError, EncodingError, JSONFormatError, LimitError, RecordSyntaxError, WriteError
 from .jsonio import from_json, to_json

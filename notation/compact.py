@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from operator import itemgetter
 
-from .cards import ALL_CARDS, HAND_KEYS, Call, CallKind, Card, Seat
+from .values import ALL_CARDS, HAND_KEYS, Call, CallKind, Card, Seat
 from .exported import read_plain_tags
 from .record import MeldKind, tags_in_export_order
 from .words import AUCTION_KINDS, INVALID, TAKING_KINDS, cached, call_cache, read_call

@@ -12,7 +12,7 @@ and prints like::
 
 from __future__ import annotations
 
-from .cards import NotationError
+from .values import NotationError
 
 
 class RecordSyntaxError(NotationError):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from operator import itemgetter
 
-from .cards import ALL_CARDS, HAND_KEYS, CallKind, Card, Seat
+from .values import ALL_CARDS, HAND_KEYS, CallKind, Card, Seat
 from .record import ANNOTATIONS, Announcement, CallEntry, CardEntry, Hand, Pos, Trick
 from .words import (CARDS, INVALID, MELDS, SEATS, CardEntryBlank, PosBlank, TrickBlank, cached, call_cache, call_entry,
                     card_cache, comment_text, make_pos, make_sorted_hand, read_call, read_card)

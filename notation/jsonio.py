@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .cards import Call, Card, NotationError, Seat
+from .values import Call, Card, NotationError, Seat
 from .errors import JSONFormatError
 from .record import (ANNOTATIONS, DECLARATIONS, Announcement, CallEntry, CardEntry, Claim, Hand, MeldKind, Pos,
                      Record, Trick)

@@ -10,18 +10,11 @@ part in equality, so ``parse(str(record)) == record`` holds.
 
 from __future__ import annotations
 
-import enum
 import re
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from .cards import Call, Card, Seat, canonical_hand_order
-
-ANNOTATIONS: tuple[str, ...] = ("!!", "??", "!?", "?!", "!", "?")
-"""Annotation glyphs, as in PGN: good, mistake, brilliant, blunder, interesting, dubious."""
-
-DECLARATIONS: tuple[str, ...] = ("belote", "rebelote")
-"""Words said when a trump king or queen is played."""
+from .values import ANNOTATIONS, DECLARATIONS, Call, Card, MeldKind, Seat, canonical_hand_order
 
 TAG_ROSTER: tuple[str, ...] = ("Event", "Site", "Date", "Round", "Deal", "North", "East", "South", "West",
                                "Dealer", "Variant", "Rules", "Target", "Score", "Result")
@@ -29,16 +22,6 @@ TAG_ROSTER: tuple[str, ...] = ("Event", "Site", "Date", "Round", "Deal", "North"
 
 _ROSTER_RANK = {name: i for i, name in enumerate(TAG_ROSTER)}
 _OTHER = len(TAG_ROSTER)
-
-
-class MeldKind(enum.Enum):
-    TIERCE = "tierce"  # 3 in sequence
-    QUARTE = "quarte"  # 4 in sequence ("cinquante")
-    QUINTE = "quinte"  # 5 or more in sequence ("cent")
-    CARRE = "carre"  # four of a kind
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ import re
 
 from lark import Token, Transformer
 
-from .cards import Card, CallKind, Seat
+from .values import Card, CallKind, Seat
 from .errors import DealError
 from .record import Announcement, CallEntry, CardEntry, Claim, Hand, Pos, Record, Trick
 from .scan import unescape

@@ -401,3 +401,20 @@ COINCHE = Call(CallKind.COINCHE)
 SURCOINCHE = Call(CallKind.SURCOINCHE)
 _SIMPLE_CALLS = {CallKind.PASS: PASS, CallKind.TAKE: TAKE, CallKind.COINCHE: COINCHE,
                  CallKind.SURCOINCHE: SURCOINCHE}
+
+
+ANNOTATIONS: tuple[str, ...] = ("!!", "??", "!?", "?!", "!", "?")
+"""Annotation glyphs, as in PGN: good, mistake, brilliant, blunder, interesting, dubious."""
+
+DECLARATIONS: tuple[str, ...] = ("belote", "rebelote")
+"""Words said when a trump king or queen is played."""
+
+
+class MeldKind(enum.Enum):
+    TIERCE = "tierce"  # 3 in sequence
+    QUARTE = "quarte"  # 4 in sequence ("cinquante")
+    QUINTE = "quinte"  # 5 or more in sequence ("cent")
+    CARRE = "carre"  # four of a kind
+
+    def __str__(self) -> str:
+        return self.value

@@ -14,7 +14,7 @@ from dataclasses import fields
 
 from lark import Token
 
-from .cards import ALL_CARDS, HAND_KEYS, Call, CallKind, Card, Seat, canonical_hand_order
+from .values import ALL_CARDS, HAND_KEYS, Call, CallKind, Card, Seat, canonical_hand_order
 from .errors import RecordSyntaxError
 from .record import (Announcement, CallEntry, CardEntry, Claim, Hand, MeldKind, Pos, Record, Source, Trick,
                      hands_in_seat_order, tags_in_export_order)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import IO, Iterable
 
-from .cards import ALL_CARDS, Call, Card, Seat
+from .values import ALL_CARDS, Call, Card, Seat
 from .errors import WriteError
 from .record import Announcement, CallEntry, CardEntry, Hand, MeldKind, Record, Trick
 

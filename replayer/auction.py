@@ -25,7 +25,7 @@ from abc import ABC, abstractmethod
 from functools import lru_cache
 from typing import NamedTuple
 
-from notation.cards import (COINCHE, PASS, SURCOINCHE, TAKE, Call, CallKind, Card, Denomination, Rank,
+from notation.values import (COINCHE, PASS, SURCOINCHE, TAKE, Call, CallKind, Card, Denomination, Rank,
                             Seat, Suit)
 from notation.record import CallEntry
 

@@ -11,7 +11,7 @@ not checked).
 
 from __future__ import annotations
 
-from notation.cards import ALL_CARDS, SEATS, Team
+from notation.values import ALL_CARDS, SEATS, Team
 from notation.record import Claim
 
 from .play import PlayState

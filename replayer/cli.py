@@ -22,7 +22,7 @@ from typing import IO, Iterator
 
 import click
 
-from notation.cards import SEATS
+from notation.values import SEATS
 from notation.errors import JSONFormatError, RecordSyntaxError, WriteError
 from notation.jsonio import from_json, to_json
 from notation.parser import ParseResult, parse

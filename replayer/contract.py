@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from notation.cards import Denomination, Seat, Suit
+from notation.values import Denomination, Seat, Suit
 
 from .rules import Rules
 

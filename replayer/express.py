@@ -18,7 +18,7 @@ on generated and damaged records.
 
 from __future__ import annotations
 
-from notation.cards import SEATS, Seat
+from notation.values import SEATS, Seat
 from notation.compact import CanonicalRecord, read_canonical
 from notation.record import parse_score_pair, variant_name
 from notation.scan import RawRecord

@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from notation.cards import (ALL_CARDS, COINCHE, PASS, SEATS, SURCOINCHE, TAKE, Call, CallKind, Card,
+from notation.values import (ALL_CARDS, COINCHE, PASS, SEATS, SURCOINCHE, TAKE, Call, CallKind, Card,
                             Denomination, Rank, Seat, Team)
 from notation.record import Announcement, CallEntry, CardEntry, Hand, Record, Trick
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Sequence
 
-from notation.cards import Seat, Team
+from notation.values import Seat, Team
 from notation.record import parse_score_pair
 
 from .findings import Finding, Location, make_finding

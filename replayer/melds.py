@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Iterable, Mapping, Sequence
 
-from notation.cards import ALL_CARDS, Card, Denomination, Rank, Seat, Suit, Team
+from notation.values import ALL_CARDS, Card, Denomination, Rank, Seat, Suit, Team
 from notation.record import MeldKind
 
 from .contract import Contract

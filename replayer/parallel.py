@@ -24,7 +24,7 @@ import re
 from collections import deque
 from typing import Any, Callable, Iterator
 
-from notation.cards import SEATS, Denomination, Team
+from notation.values import SEATS, Denomination, Team
 from notation.scan import TAG_START, RawRecord, read_blocks, split_records
 
 from .contract import Contract

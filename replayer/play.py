@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from operator import attrgetter, itemgetter
 from typing import Iterable, Mapping, NamedTuple, Sequence
 
-from notation.cards import ALL_CARDS, SEATS, SUITS, Card, Denomination, Rank, Seat, Suit, Team
+from notation.values import ALL_CARDS, SEATS, SUITS, Card, Denomination, Rank, Seat, Suit, Team
 from notation.record import DECLARATIONS
 
 from .contract import Contract

@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Iterator
 
-from notation.cards import Card, Rank, Seat, Suit
+from notation.values import Card, Rank, Seat, Suit
 from notation.record import Record, Trick
 
 from .findings import Finding, Repair, Severity

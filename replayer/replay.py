@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from notation.cards import SEATS, Card, Seat, canonical_hand_order
+from notation.values import SEATS, Card, Seat, canonical_hand_order
 from notation.record import CardEntry, Pos, Record
 
 from .auction import AuctionState, BiddingState, TakingState

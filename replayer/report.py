@@ -6,7 +6,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from notation.cards import Seat
+from notation.values import Seat
 
 from .findings import Finding, Severity
 from .scoring import DealScore

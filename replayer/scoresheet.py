@@ -17,7 +17,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from notation.cards import Seat, Team
+from notation.values import Seat, Team
 
 from .contract import Contract
 from .findings import Finding

@@ -12,7 +12,7 @@ import enum
 from types import MappingProxyType
 from typing import Any, Mapping, NamedTuple, Sequence
 
-from notation.cards import Denomination, Seat, Team
+from notation.values import Denomination, Seat, Team
 
 from .contract import Contract
 from .melds import NO_MELDS, Meld, MeldOutcome, score_melds

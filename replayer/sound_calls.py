@@ -23,7 +23,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Sequence
 
-from notation.cards import SEATS, Call, CallKind, Denomination, Rank, Seat
+from notation.values import SEATS, Call, CallKind, Denomination, Rank, Seat
 from notation.record import CallEntry
 
 from .auction import (_CAPOT_LEVEL, _GENERALE_LEVEL, AuctionState, BiddingState, SeatedCall, TakingState,

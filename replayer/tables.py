@@ -16,7 +16,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterable, NamedTuple
 
-from notation.cards import ALL_CARDS, Card, Denomination, Suit
+from notation.values import ALL_CARDS, Card, Denomination, Suit
 
 SUIT_MASKS: tuple[int, ...] = tuple(0xFF << (8 * s) for s in range(4))
 ALL_MASK = 0xFFFFFFFF

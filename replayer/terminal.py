@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import click
 
-from notation.cards import SEATS, Card, Suit
+from notation.values import SEATS, Card, Suit
 from notation.record import Record
 
 from .matches import MatchReport

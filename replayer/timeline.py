@@ -16,7 +16,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from notation.cards import SEATS, Call, Card, Seat, canonical_hand_order
+from notation.values import SEATS, Call, Card, Seat, canonical_hand_order
 from notation.record import Announcement, Record
 
 from .contract import Contract

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Iterator
 
-from notation.cards import SEATS, Card, Denomination, Seat, Suit
+from notation.values import SEATS, Card, Denomination, Seat, Suit
 from notation.errors import DealError
 from notation.parser import read_raw
 from notation.record import Record

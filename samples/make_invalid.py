@@ -16,7 +16,7 @@ from sample_kit import (CAFE, CLUB, COINCHE_CLUB, LEAGUE, E, N, S, W, Table, cal
                         declared_belote, deals, dress, file_text, find, head_comment, kinds, league_match,
                         replace_play, set_tag, state_after, with_result)
 
-from notation.cards import PASS, Call, CallKind, Card, Denomination, Seat
+from notation.values import PASS, Call, CallKind, Card, Denomination, Seat
 from notation.parser import parse
 from notation.record import Announcement, CallEntry, Claim, MeldKind, Record
 from replayer.auction import AuctionState

@@ -28,7 +28,7 @@ from sample_kit import (CAFE, CLUB, COINCHE_CLUB, FRENCH_SEATS, LENIENT_SOURCES,
                         calls_of, claim_point, comment_trick, declared_belote, deals, dress, file_text, find,
                         head_comment, kinds, league_match, lenient_text, mark_call, mark_card, set_tag,
                         strip_seats, with_result)
-from notation.cards import CallKind, Denomination
+from notation.values import CallKind, Denomination
 from notation.parser import parse_record
 from notation.record import Announcement, Claim, MeldKind, Record
 from notation.writer import write_record

@@ -13,7 +13,7 @@ from typing import Callable, Iterator
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT.parent))
 
-from notation.cards import Call, CallKind, Card, Rank, Seat  # noqa: E402
+from notation.values import Call, CallKind, Card, Rank, Seat  # noqa: E402
 from notation.record import MeldKind, Record  # noqa: E402
 from notation.writer import FILE_HEADER, write_record  # noqa: E402
 from replayer.claims import claim_holds  # noqa: E402

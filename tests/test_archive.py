@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from notation.cards import SEATS
+from notation.values import SEATS
 from notation.errors import WriteError
 from replayer import archive_import, archive_store
 from replayer.archive import Archive, ArchiveError, SearchQuery

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from notation.cards import COINCHE, PASS, SURCOINCHE, TAKE, Call, Card, Denomination, Seat
+from notation.values import COINCHE, PASS, SURCOINCHE, TAKE, Call, Card, Denomination, Seat
 from replayer.auction import (AuctionClosedError, AuctionError, AuctionState, IllegalCallError,
                               OutOfTurnError, TakingState, bids_above, explain_illegal_call, new_bidding)
 from replayer.contract import Contract

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import replayer.archive_import as archive_import
-from notation.cards import SEATS
+from notation.values import SEATS
 from notation.compact import read_canonical
 from notation.parser import parse_record, read_raw
 from notation.scan import split_records

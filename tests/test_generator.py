@@ -8,7 +8,7 @@ from functools import lru_cache
 
 import pytest
 
-from notation.cards import PASS, SEATS, Card, Denomination, Rank, Seat, Suit, Team, canonical_hand_order
+from notation.values import PASS, SEATS, Card, Denomination, Rank, Seat, Suit, Team, canonical_hand_order
 from notation.record import Record
 from replayer.auction import new_bidding
 from replayer.generator import (GeneratedDeal, deal_record, generate_deal, generate_match, generate_record,

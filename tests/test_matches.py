@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from notation.cards import Denomination, Seat, Team
+from notation.values import Denomination, Seat, Team
 from replayer.contract import Contract
 from replayer.generator import generate_match
 from replayer.matches import check_match, check_matches

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from notation.cards import Card, Denomination, Rank, Seat, Team
+from notation.values import Card, Denomination, Rank, Seat, Team
 from notation.record import MeldKind
 from replayer.melds import (Meld, MeldProblem, best_declaration, check_announcement, check_declaration,
                             find_melds, score_melds)

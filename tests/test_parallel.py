@@ -7,7 +7,7 @@ import random
 import pytest
 
 import replayer.parallel as parallel
-from notation.cards import SEATS
+from notation.values import SEATS
 from notation.scan import split_records
 from replayer.generator import generate_record
 from replayer.parallel import chunks, pack, unpack

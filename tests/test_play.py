@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from notation.cards import Card, Denomination, Seat, Suit, Team
+from notation.values import Card, Denomination, Seat, Suit, Team
 from replayer.contract import Contract
 from replayer.play import (DealOverError, IllegalPlayError, NotInHandError, OutOfTurnError, PlayError, PlayState,
                            explain_illegal, trick_winner)
@@ -440,7 +440,7 @@ def _reference_legal(hand: set[Card], trick: list[tuple[Seat, Card]], seat: Seat
 ])
 def test_legal_sets_match_the_reference(options):
     import random
-    from notation.cards import ALL_CARDS, SEATS
+    from notation.values import ALL_CARDS, SEATS
     rules = FFB.replace(sa_ta=True, **options)
     rng = random.Random(str(options))
     for _ in range(100):

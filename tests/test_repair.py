@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from notation.cards import Card, Seat
+from notation.values import Card, Seat
 from notation.record import Record, Trick
 from replayer.generator import generate_record
 from replayer.rules import PROFILES, Rules

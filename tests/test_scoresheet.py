@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from notation.cards import Seat, Team
+from notation.values import Seat, Team
 from notation.parser import parse_file, parse_record
 from replayer.scoresheet import AFTER_THE_END, AS_RECORDED, LitigeAward, score_sheet
 from replayer.validator import Report, validate

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from notation.cards import ALL_CARDS, SEATS, Card, Denomination, Seat, Team
+from notation.values import ALL_CARDS, SEATS, Card, Denomination, Seat, Team
 from notation.record import MeldKind
 from replayer.contract import Contract
 from replayer.melds import Meld, best_declaration, check_announcement, score_melds

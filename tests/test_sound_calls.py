@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from notation.cards import ALL_CARDS, SEATS, Call, CallKind, Denomination
+from notation.values import ALL_CARDS, SEATS, Call, CallKind, Denomination
 from notation.record import CallEntry
 from replayer.auction import AuctionState, BiddingState, TakingState
 from replayer.rules import PROFILES, Rules

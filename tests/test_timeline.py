@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from notation.cards import Card, Seat
+from notation.values import Card, Seat
 from notation.parser import parse, parse_record
 from notation.record import Claim
 from replayer.timeline import CARD, CLAIM, DEAL, END, Timeline, build_timeline

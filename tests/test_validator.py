@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from notation.cards import SEATS
+from notation.values import SEATS
 from notation.parser import parse
 from replayer.findings import CATALOGUE, Severity
 from replayer.generator import generate_record

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from notation import Call, CallEntry, CallKind, Card, CardEntry, Hand, Record, Seat, Trick, parse_record, write_record
-from notation.cards import Denomination, Rank, Suit
+from notation.values import Denomination, Rank, Suit
 from notation.record import Announcement, MeldKind
 from notation_samples import CLASSIC, COINCHE
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-from notation.cards import Team
+from notation.values import Team
 from replayer.scoresheet import ScoreSheet
 
 SVG_NS = "http://www.w3.org/2000/svg"

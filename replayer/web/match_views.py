@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from flask import Blueprint, abort, jsonify, render_template, url_for
 
-from notation.cards import SEATS
+from notation.values import SEATS
 from notation.parser import parse_record
 from replayer.findings import Location, make_finding
 from replayer.rules import RulesError

@@ -21,7 +21,7 @@ from urllib.parse import urlencode
 from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
 from markupsafe import Markup
 
-from notation.cards import SEATS, Card, NotationError, Seat
+from notation.values import SEATS, Card, NotationError, Seat
 from notation.jsonio import to_json
 from notation.parser import parse_record
 from notation.record import Record
