@@ -31,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from notation.values import SEATS  # noqa: E402
 from replayer.archive import Archive, SearchQuery  # noqa: E402
-from replayer.generator import generate_record  # noqa: E402
-from replayer.rules import PROFILES, Rules  # noqa: E402
+from replayer.engine.generator import generate_record  # noqa: E402
+from replayer.engine.rules import PROFILES, Rules  # noqa: E402
 
 FIRST = ("Anne", "Bruno", "Claire", "Denis", "Odile", "Gérard", "Nadia", "Louis", "Sophie", "Marc", "Julie",
          "Paul", "Inès", "Hugo", "Léa", "Karim", "Emma", "Yves", "Rose", "Théo", "Alice", "Omar", "Lucie",

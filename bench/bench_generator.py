@@ -17,8 +17,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from notation.values import SEATS  # noqa: E402
-from replayer.generator import deal_record, generate_deal  # noqa: E402
-from replayer.rules import PROFILES, Rules  # noqa: E402
+from replayer.engine.generator import deal_record, generate_deal  # noqa: E402
+from replayer.engine.rules import PROFILES, Rules  # noqa: E402
 
 RUNS = 3
 

@@ -17,11 +17,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from notation.values import ALL_CARDS, SEATS, Denomination, Seat  # noqa: E402
-from replayer.contract import Contract  # noqa: E402
-from replayer.play import PlayState  # noqa: E402
-from replayer.rules import PROFILES, Rules  # noqa: E402
-from replayer.scoring import finished_deal, score_deal  # noqa: E402
-from replayer.tables import cards_of  # noqa: E402
+from replayer.engine.contract import Contract  # noqa: E402
+from replayer.engine.play import PlayState  # noqa: E402
+from replayer.engine.rules import PROFILES, Rules  # noqa: E402
+from replayer.engine.scoring import finished_deal, score_deal  # noqa: E402
+from replayer.engine.cardmasks import cards_of  # noqa: E402
 
 Deal = tuple[dict[Seat, tuple], Contract, Seat, tuple]
 

@@ -33,8 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from notation.values import SEATS  # noqa: E402
 from notation.parser import parse  # noqa: E402
-from replayer.generator import generate_record  # noqa: E402
-from replayer.rules import PROFILES, Rules  # noqa: E402
+from replayer.engine.generator import generate_record  # noqa: E402
+from replayer.engine.rules import PROFILES, Rules  # noqa: E402
 from replayer.parallel import RECORD_BYTES, chunks, unpack, validate_chunk  # noqa: E402
 from notation.parser import read_raw  # noqa: E402
 from notation.scan import split_records  # noqa: E402

@@ -21,11 +21,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from notation.values import SEATS, CallKind, Card, Denomination, Seat, Suit  # noqa: E402
-from replayer.generator import GeneratedDeal, generate_deal  # noqa: E402
-from replayer.melds import score_melds  # noqa: E402
-from replayer.play import PlayState  # noqa: E402
-from replayer.rules import GAME_DEFAULTS, OPTION_NAMES, PROFILES, Rules  # noqa: E402
-from replayer.scoring import Outcome  # noqa: E402
+from replayer.engine.generator import GeneratedDeal, generate_deal  # noqa: E402
+from replayer.engine.melds import score_melds  # noqa: E402
+from replayer.engine.play import PlayState  # noqa: E402
+from replayer.engine.rules import GAME_DEFAULTS, OPTION_NAMES, PROFILES, Rules  # noqa: E402
+from replayer.engine.scoring import Outcome  # noqa: E402
 
 DOC = ROOT / "docs" / "rules.md"
 

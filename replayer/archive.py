@@ -35,9 +35,9 @@ from sqlite_utils import Database
 from .archive_import import Reader
 from .archive_schema import MIGRATIONS, RECORD_INDEXES, migrate
 from .archive_store import Importer
+from .engine.rules import Rules
 from .findings import Finding
 from .parallel import RECORD_BYTES
-from .rules import Rules
 
 Progress = Callable[[int], None]
 # Seconds a write waits for another writer's transaction before giving up: long enough for

@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from .archive import DEFAULT_TIMEOUT, Archive, ArchiveError, ImportSummary
-from .rules import Rules, RulesError
+from .engine.rules import Rules, RulesError
 
 SHOWN_UNPARSEABLE = 50  # listed in the summary; the rest is counted
 

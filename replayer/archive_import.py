@@ -27,12 +27,12 @@ from notation.record import Record, variant_name
 from notation.scan import RawRecord
 from notation.writer import write_record
 
-from .contract import Contract
+from .engine.contract import Contract
+from .engine.generator import variant_of
+from .engine.rules import Rules, RulesError
 from .express import express_check
 from .findings import Severity
-from .generator import variant_of
 from .parallel import RECORD_BYTES, chunk_records, chunks, pack
-from .rules import Rules, RulesError
 from .replay import replay
 from .validator import Report, resolve_rules, validate
 

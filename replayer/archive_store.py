@@ -21,10 +21,10 @@ from sqlite_utils import Database
 
 from .archive_import import Row, Unreadable
 from .archive_schema import FTS_COLUMNS
+from .engine.rules import Rules
 from .findings import Finding, Location, Severity, make_finding
 from .matches import check_match
 from .parallel import unpack
-from .rules import Rules
 from .validator import Report
 
 BATCH = 1000  # records gathered before they are inserted

@@ -31,12 +31,12 @@ from notation.scan import MAX_RECORD
 from notation.writer import write_file
 
 from .archive_cli import import_command
+from .engine.generator import generate_match
+from .engine.rules import Rules, RulesError
 from .findings import Finding, Severity
-from .generator import generate_match
 from .inputs import BLOCK, STDIN, Input, InputError, describe_os_error, expand, open_input
 from .matches import MatchReport, with_match_checks
 from .replay import filled_record, replay
-from .rules import Rules, RulesError
 from .terminal import match_lines, score_lines, show_lines
 from .validator import Report, resolve_rules, validate, validate_stream
 from .web.serve import serve_command

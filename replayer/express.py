@@ -5,8 +5,9 @@ an archive, of the generator): in canonical form, and sound. For such a record t
 validator's full way builds the model of ``notation`` (some hundred entries with their
 positions), replays it collecting findings, and finds none. ``express_report(raw,
 rules)`` reads the record with ``notation.compact.read_canonical`` (plain values, no
-positions) and plays it on the same engine (``sound_calls``, ``PlayState._push_plays``,
-``melds.sound_melds``, ``scoring``), under the same conditions as each fast path of
+positions) and plays it on the same engine (``explain`` and ``push_unchecked`` of the
+taking or auction, ``PlayState.fault`` and ``apply``, ``melds.check_melds``, ``scoring``),
+under the same conditions as each fast path of
 the full way; it returns the very ``Report`` that ``validate`` would, or ``None`` as
 soon as anything would make a finding (a fault, a missing or unknown tag...), and the
 caller then validates the record the full way, which says what is wrong and where.
@@ -18,21 +19,20 @@ on generated and damaged records.
 
 from __future__ import annotations
 
-from notation.values import SEATS, Seat
+from notation.values import DECLARATIONS, SEATS, Seat
 from notation.compact import CanonicalRecord, read_canonical
 from notation.record import parse_score_pair, variant_name
 from notation.scan import RawRecord
 
-from .auction import AuctionState, BiddingState, TakingState
+from .engine.bidding import AuctionState, BiddingState, TakingState
+from .engine.melds import Meld, check_melds
+from .engine.play import PlayState
+from .engine.rules import Rules, RulesError, rules_from_text, rules_from_variant, rules_name
+from .engine.scoring import FinishedDeal, finished_deal, score_deal
 from .findings import Finding, make_finding
-from .melds import Meld, sound_melds
-from .play import PlayState
 from .replay import tag_location_in
 from .report import Report, new_report
 from .results import compare_result, every_belote
-from .rules import Rules, RulesError, rules_from_text, rules_from_variant, rules_name
-from .scoring import FinishedDeal, finished_deal, score_deal
-from .sound_calls import push_sound_pairs
 
 _DEALERS = {str(seat): seat for seat in SEATS}
 _NOT_A_RESULT = ("?", "*", "")  # a Result tag that says the score is not known (no finding)
@@ -104,7 +104,7 @@ def _play(record: CanonicalRecord, rules: Rules, dealer: Seat) -> tuple[PlayStat
     if turned is not None and not rules.is_coinche and not hands[contract.taker.index] & turned.mask:
         return None  # the turned card is not in the taker's hand
     state = PlayState(hands, contract, rules, dealer=dealer)
-    if state._push_plays(record.cards, record.seats, record.declarations) != 32 or not state._belotes_sound():
+    if _sound_plays(state, record.cards, record.seats, record.declarations) != 32 or not state.belotes_sound():
         return None
     melds = _melds(record, rules)
     if melds is None:
@@ -123,10 +123,28 @@ def _bidding(record: CanonicalRecord, rules: Rules, dealer: Seat) -> BiddingStat
         return None
     else:
         state = TakingState(rules, dealer, record.turned)
-    calls = record.calls
-    if push_sound_pairs(state, calls) != len(calls) or not state.is_over:
+    for seat, call in record.calls:  # up to the first call with a problem
+        if state.explain(call, seat) is not None:
+            return None
+        state.push_unchecked(call, seat)
+    if not state.is_over:
         return None
     return state
+
+
+def _sound_plays(state: PlayState, indexes, seats, words) -> int:
+    """Play the cards (index or None, seat written or None, word or None) while each one
+    is sound (a known card, by the seat in turn, a known word, no fault); return how
+    many were played."""
+    done = 0
+    for index, seat, word in zip(indexes, seats, words):
+        turn = state.turn  # None once the deal is over
+        if index is None or turn is None or (seat is not None and seat is not turn) or (
+                word is not None and word not in DECLARATIONS) or state.fault(index) is not None:
+            break
+        state.apply(index, word)
+        done += 1
+    return done
 
 
 def _melds(record: CanonicalRecord, rules: Rules) -> dict[Seat, tuple[Meld, ...]] | None:
@@ -139,8 +157,8 @@ def _melds(record: CanonicalRecord, rules: Rules) -> dict[Seat, tuple[Meld, ...]
         by_seat.setdefault(seat, []).append((kind, mask, count))
     melds = {}
     for seat, announced in by_seat.items():
-        sound = sound_melds(record.hands[seat.index], announced, rules)
-        if sound is None:
+        checked = check_melds(record.hands[seat.index], announced, rules)
+        if not all(type(result) is Meld for result in checked):
             return None
-        melds[seat] = sound
+        melds[seat] = checked
     return melds

@@ -25,9 +25,9 @@ from typing import Any, Iterable, Iterator, Sequence
 from notation.values import Seat, Team
 from notation.record import parse_score_pair
 
+from .engine.rules import Rules, RulesError, rules_from_text, rules_name
+from .engine.scoring import DealScore, MatchState, Outcome
 from .findings import Finding, Location, make_finding
-from .rules import Rules, RulesError, rules_from_text, rules_name
-from .scoring import DealScore, MatchState, Outcome
 from .validator import Report
 
 

@@ -27,10 +27,10 @@ from typing import Any, Callable, Iterator
 from notation.values import SEATS, Denomination, Team
 from notation.scan import TAG_START, RawRecord, read_blocks, split_records
 
-from .contract import Contract
+from .engine.contract import Contract
+from .engine.rules import Rules
+from .engine.scoring import DealScore, Outcome, SideScore
 from .findings import Finding
-from .rules import Rules
-from .scoring import DealScore, Outcome, SideScore
 
 RECORD_BYTES = 640  # the size of a usual record, to turn a chunk size in records into bytes
 MAX_STRETCH = 1 << 24

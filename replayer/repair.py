@@ -25,8 +25,8 @@ from typing import Iterator
 from notation.values import Card, Rank, Seat, Suit
 from notation.record import Record, Trick
 
+from .engine.rules import Rules
 from .findings import Finding, Repair, Severity
-from .rules import Rules
 
 REPAIRABLE = frozenset({"card-not-held", "must-follow", "must-trump", "must-overtrump", "must-undertrump",
                         "trump-lead-must-go-over", "ta-must-beat", "duplicate-card", "shown-void"})

@@ -19,16 +19,16 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from notation.values import SEATS, Card, Seat, canonical_hand_order
-from notation.record import CardEntry, Pos, Record
+from notation.values import DECLARATIONS, SEATS, Card, Seat, canonical_hand_order
+from notation.record import CardEntry, Claim, Pos, Record
 
-from .auction import AuctionState, BiddingState, TakingState
-from .contract import Contract
+from .engine.bidding import AuctionState, BiddingState, TakingState
+from .engine.cardmasks import card_index, mask_of
+from .engine.claims import claim_holds
+from .engine.contract import Contract
+from .engine.play import PlayError, PlayState, explain_illegal
+from .engine.rules import Rules
 from .findings import Finding, Location, make_finding
-from .play import PlayError, PlayState, explain_illegal
-from .rules import Rules
-from .sound_calls import push_sound_calls
-from .tables import card_index, mask_of
 
 PLAY_RULES = {"not-in-hand": "card-not-held", "must-overtrump-in-trump-lead": "trump-lead-must-go-over"}
 CALL_RULES = {
@@ -226,8 +226,7 @@ def _bidding(run: Replay) -> None:
     else:
         state = TakingState(rules, run.dealer, record.turned)
     run.bidding = state
-    done = push_sound_calls(state, calls)  # the sound calls; the rest are explained one by one
-    for number, entry in enumerate(calls[done:], done + 1):
+    for number, entry in enumerate(calls, 1):
         seat = entry.seat
         if number == 1 and seat is not None and seat is not state.first_speaker:
             run.add("wrong-first-speaker", f"call 1: {seat.full_name} speaks first but the first speaker is "
@@ -330,13 +329,13 @@ def _play_known(run: Replay, state: PlayState) -> bool:
         if len(trick.plays) != 4:
             break
         whole += trick.plays
-    start, skip = divmod(state._push_entries(whole), 4)
+    start, skip = divmod(_sound_plays(state, whole), 4)
     for number, trick in enumerate(tricks[start:], start + 1):
         plays = trick.plays
         if (len(plays) != 4 or number > 8) and not _trick_shape(run, number, trick, number == len(tricks)):
             return False
         entries = plays[:4]
-        done = skip + state._push_entries(entries[skip:])  # the sound cards of the trick, in one call
+        done = skip + _sound_plays(state, entries[skip:])  # the sound cards of the trick
         skip = 0
         if done == 4:
             continue
@@ -350,6 +349,25 @@ def _play_known(run: Replay, state: PlayState) -> bool:
             except PlayError:
                 _fault(run, state, entry, number, position)
     return _end_of_play(run, state)
+
+
+def _sound_plays(state: PlayState, entries: list[CardEntry] | tuple[CardEntry, ...]) -> int:
+    """Play ``entries`` while each one is sound (a known card, by the seat in turn or no
+    seat written, a known word, no fault); return how many were played. The first one
+    that is not stops it, for the caller to deal with through ``push``."""
+    done = 0
+    for entry in entries:
+        card, seat, word = entry.card, entry.seat, entry.declaration
+        turn = state.turn  # None once the deal is over
+        if card is None or turn is None or (seat is not None and seat is not turn) or (
+                word is not None and word not in DECLARATIONS):
+            break
+        index = card_index(card)
+        if state.fault(index) is not None:
+            break
+        state.apply(index, word)
+        done += 1
+    return done
 
 
 def _fault(run: Replay, state: PlayState, entry: CardEntry, number: int, position: int) -> None:
@@ -394,7 +412,6 @@ def _end_of_play(run: Replay, state: PlayState) -> bool:
                     run.at(record.claim.pos), seat=record.claim.seat)
         return True
     if record.claim is not None:
-        from .claims import check_claim  # the search is only loaded when a record claims
         return check_claim(run, state, record.claim)
     if record.stopped:
         run.add("play-stopped", f"the play stops after {len(record.plays)} cards (*): the deal is not rescored",
@@ -403,6 +420,25 @@ def _end_of_play(run: Replay, state: PlayState) -> bool:
     run.add("incomplete-play", f"the play stops after {len(record.plays)} cards with no claim and no *",
             run.at(record.tricks[-1].pos if record.tricks else None))
     return False
+
+
+def check_claim(run: Replay, state: PlayState, claim: Claim) -> bool:
+    """Report an unsound claim on ``run``, then apply the claim as the record says it was
+    agreed. Returns ``True``: the deal can be scored."""
+    team = claim.seat.team
+    left = 8 - len(state.tricks)
+    tricks = "the last trick" if left == 1 else f"the last {left} tricks"
+    holds = claim_holds(state, team)
+    where = run.at(claim.pos)
+    who = claim.seat.full_name
+    if holds is None:
+        run.add("claim-unchecked", f"{who}'s claim of {tricks} is too large to check",
+                where, seat=claim.seat)
+    elif not holds:
+        run.add("claim-inconsistent", f"{who} claims {tricks} for {team}, but {team.other} can "
+                f"take a trick whatever {team} play", where, seat=claim.seat)
+    state.claim(claim.seat)
+    return True
 
 
 # --- hidden cards -------------------------------------------------------------

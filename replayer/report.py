@@ -8,8 +8,8 @@ from typing import Any
 
 from notation.values import Seat
 
+from .engine.scoring import DealScore
 from .findings import Finding, Severity
-from .scoring import DealScore
 
 
 @dataclass(frozen=True, slots=True)

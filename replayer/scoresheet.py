@@ -19,11 +19,11 @@ from typing import Any, Sequence
 
 from notation.values import Seat, Team
 
-from .contract import Contract
+from .engine.contract import Contract
+from .engine.rules import Rules
+from .engine.scoring import TEAMS
 from .findings import Finding
 from .matches import MatchDeal, check_match
-from .rules import Rules
-from .scoring import TEAMS
 from .validator import Report
 
 SEAT_TAGS = (("North", Seat.NORTH), ("East", Seat.EAST), ("South", Seat.SOUTH), ("West", Seat.WEST))

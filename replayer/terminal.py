@@ -14,9 +14,9 @@ import click
 from notation.values import SEATS, Card, Suit
 from notation.record import Record
 
+from .engine.scoring import DealScore, Outcome
 from .matches import MatchReport
 from .replay import Replay
-from .scoring import DealScore, Outcome
 from .validator import Report
 
 RED_SUITS = (Suit.HEARTS, Suit.DIAMONDS)

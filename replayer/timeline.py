@@ -19,13 +19,13 @@ from typing import Any
 from notation.values import SEATS, Call, Card, Seat, canonical_hand_order
 from notation.record import Announcement, Record
 
-from .contract import Contract
+from .engine.cardmasks import table
+from .engine.contract import Contract
+from .engine.play import PlayState
+from .engine.rules import Rules, RulesError
+from .engine.scoring import DealScore
 from .findings import Finding, Severity
-from .play import PlayState
 from .replay import Replay, replay
-from .rules import Rules, RulesError
-from .scoring import DealScore
-from .tables import table
 from .validator import Report, resolve_rules
 
 DEAL, CARD, CLAIM, END = "deal", "card", "claim", "end"

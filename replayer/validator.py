@@ -18,17 +18,16 @@ from notation.parser import read_raw
 from notation.record import Record
 from notation.scan import RawRecord, split_records
 
+from .engine.melds import Meld, MeldProblem, check_declaration
+from .engine.rules import Rules, RulesError, rules_from_text, rules_from_variant, rules_name
+from .engine.scoring import DealScore, FinishedDeal, finished_deal, score_deal, void_deal_score
 from .express import express_report
 from .findings import Finding, Location, make_finding
-from .melds import Meld, MeldProblem, check_declaration, sound_melds
 from .parallel import RECORD_BYTES, run_pool
-from .replay import Replay, filled_record, replay, tag_location
 from .repair import REPAIRABLE, suggest_repairs
+from .replay import Replay, filled_record, replay, tag_location
 from .report import Report, new_report
 from .results import compare_result, every_belote
-from .rules import Rules, RulesError, rules_from_text, rules_from_variant, rules_name
-from .scoring import DealScore, FinishedDeal, finished_deal, score_deal, void_deal_score
-from .tables import mask_of
 
 MELD_RULES = {"melds-off": "melds-not-played", "not-held": "announcement-not-held",
               "card-reused": "announcement-card-reused"}
@@ -161,11 +160,6 @@ def _announcements(run: Replay) -> dict[Seat, tuple[Meld, ...]]:
     melds: dict[Seat, tuple[Meld, ...]] = {}
     for seat, entries in by_seat.items():
         hand: tuple[Card, ...] | set[Card] | None = run.hands[seat] if run.hands is not None else None
-        sound = sound_melds(mask_of(hand), [(e.kind, mask_of(e.cards), len(e.cards)) for e in entries],
-                            run.rules) if hand is not None else None
-        if sound is not None:
-            melds[seat] = sound
-            continue
         if hand is None:
             written = run.record.hand(seat)
             hand = written if written is not None and len(written) == 8 and None not in written else None
@@ -192,7 +186,7 @@ def _belote(run: Replay) -> None:
     """Belote marks: only on the trump K or Q of a pair held as dealt; a pair played
     without its marks does not score when ``belote_must_announce``."""
     state = run.state
-    if state is None or run.contract is None or state._belotes_sound():
+    if state is None or run.contract is None or state.belotes_sound():
         return
     pairs = {(b.seat, b.suit): b for b in state.belotes()}
     if not pairs and not any(entry.declaration for trick in run.record.tricks for entry in trick.plays):

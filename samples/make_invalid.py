@@ -19,13 +19,13 @@ from sample_kit import (CAFE, CLUB, COINCHE_CLUB, LEAGUE, E, N, S, W, Table, cal
 from notation.values import PASS, Call, CallKind, Card, Denomination, Seat
 from notation.parser import parse
 from notation.record import Announcement, CallEntry, Claim, MeldKind, Record
-from replayer.auction import AuctionState
-from replayer.claims import claim_holds
+from replayer.engine.bidding import AuctionState
+from replayer.engine.claims import claim_holds
 from replayer.findings import CATALOGUE, Finding
-from replayer.generator import GeneratedDeal, generate_deal
+from replayer.engine.generator import GeneratedDeal, generate_deal
 from replayer.matches import check_matches
-from replayer.rules import Rules
-from replayer.scoring import MatchState, Outcome
+from replayer.engine.rules import Rules
+from replayer.engine.scoring import MatchState, Outcome
 from replayer.validator import validate
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Regenerate the sample records of ``samples/``: ``python3 samples/make_samples.py``.
 
-Every valid sample is a deal of the seeded generator (``replayer.generator``),
+Every valid sample is a deal of the seeded generator (``replayer.engine.generator``),
 found by searching seeds in order for the wanted property, then dressed with
 tags, players and comments, checked with the validator and printed with the
 canonical writer. The search is deterministic: running the script again gives
@@ -32,10 +32,10 @@ from notation.values import CallKind, Denomination
 from notation.parser import parse_record
 from notation.record import Announcement, Claim, MeldKind, Record
 from notation.writer import write_record
-from replayer.generator import GeneratedDeal, generate_deal
+from replayer.engine.generator import GeneratedDeal, generate_deal
 from replayer.matches import check_matches
-from replayer.rules import Rules
-from replayer.scoring import Outcome
+from replayer.engine.rules import Rules
+from replayer.engine.scoring import Outcome
 from replayer.validator import validate
 
 

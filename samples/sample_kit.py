@@ -16,11 +16,11 @@ sys.path.insert(0, str(ROOT.parent))
 from notation.values import Call, CallKind, Card, Rank, Seat  # noqa: E402
 from notation.record import MeldKind, Record  # noqa: E402
 from notation.writer import FILE_HEADER, write_record  # noqa: E402
-from replayer.claims import claim_holds  # noqa: E402
-from replayer.generator import GeneratedDeal, GeneratedMatch, deal_record, generate_deal, generate_match  # noqa: E402
-from replayer.play import PlayState  # noqa: E402
-from replayer.rules import Rules  # noqa: E402
-from replayer.scoring import Outcome  # noqa: E402
+from replayer.engine.claims import claim_holds  # noqa: E402
+from replayer.engine.generator import GeneratedDeal, GeneratedMatch, deal_record, generate_deal, generate_match  # noqa: E402
+from replayer.engine.play import PlayState  # noqa: E402
+from replayer.engine.rules import Rules  # noqa: E402
+from replayer.engine.scoring import Outcome  # noqa: E402
 from replayer.validator import validate  # noqa: E402
 
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST

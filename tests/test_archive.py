@@ -16,8 +16,8 @@ from replayer import archive_import, archive_store
 from replayer.archive import Archive, ArchiveError, SearchQuery
 from replayer.archive_cli import import_command
 from replayer.archive_schema import MIGRATIONS, RECORD_INDEXES
-from replayer.generator import generate_record
-from replayer.rules import Rules
+from replayer.engine.generator import generate_record
+from replayer.engine.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "samples").glob("*.belote"))

@@ -29,8 +29,8 @@ from notation.values import SEATS
 from replayer.archive import DEFAULT_TIMEOUT, Archive, ArchiveBusyError, ArchiveError
 from replayer.archive_cli import import_command
 from replayer.archive_schema import MIGRATIONS, migrate
-from replayer.generator import generate_record
-from replayer.rules import Rules
+from replayer.engine.generator import generate_record
+from replayer.engine.rules import Rules
 from replayer.web.errors import handle_database_error
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from notation.parser import parse
 from replayer.cli import belote, fill_missing_seats, generated_records
-from replayer.rules import PROFILES, Rules
+from replayer.engine.rules import PROFILES, Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -14,9 +14,9 @@ from notation.parser import parse_record, read_raw
 from notation.scan import split_records
 from notation.writer import write_record
 from replayer.express import express_report
-from replayer.generator import generate_record
-from replayer.rules import PROFILES, Rules
-from replayer.tables import mask_of
+from replayer.engine.generator import generate_record
+from replayer.engine.rules import PROFILES, Rules
+from replayer.engine.cardmasks import mask_of
 from replayer.validator import validate, validate_stream
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"

@@ -8,11 +8,11 @@ import random
 import pytest
 
 from notation.values import Denomination, Seat, Team
-from replayer.contract import Contract
-from replayer.generator import generate_match
+from replayer.engine.contract import Contract
+from replayer.engine.generator import generate_match
 from replayer.matches import check_match, check_matches
-from replayer.rules import Rules
-from replayer.scoring import FinishedDeal, score_deal
+from replayer.engine.rules import Rules
+from replayer.engine.scoring import FinishedDeal, score_deal
 from replayer.validator import Report, validate
 
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
@@ -82,7 +82,7 @@ def test_dealer_rotation_follows_the_direction_void_deals_included():
 
 
 def validate_void_deal():
-    from replayer.scoring import void_deal_score
+    from replayer.engine.scoring import void_deal_score
     return void_deal_score()
 
 

@@ -9,9 +9,9 @@ import pytest
 import replayer.parallel as parallel
 from notation.values import SEATS
 from notation.scan import split_records
-from replayer.generator import generate_record
+from replayer.engine.generator import generate_record
 from replayer.parallel import chunks, pack, unpack
-from replayer.rules import PROFILES, Rules
+from replayer.engine.rules import PROFILES, Rules
 from replayer.validator import Report, validate_stream
 
 

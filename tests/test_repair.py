@@ -9,8 +9,8 @@ import pytest
 
 from notation.values import Card, Seat
 from notation.record import Record, Trick
-from replayer.generator import generate_record
-from replayer.rules import PROFILES, Rules
+from replayer.engine.generator import generate_record
+from replayer.engine.rules import PROFILES, Rules
 from replayer.validator import validate
 
 SEATS = tuple(Seat)

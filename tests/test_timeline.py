@@ -262,8 +262,8 @@ def mutated(rng, record):
 def test_broken_records_of_every_profile_still_build():
     import random
 
-    from replayer.generator import generate_record
-    from replayer.rules import PROFILES, Rules
+    from replayer.engine.generator import generate_record
+    from replayer.engine.rules import PROFILES, Rules
 
     rng = random.Random(2026)
     profiles = [Rules.parse(name) for name in PROFILES]

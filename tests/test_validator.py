@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 from notation.values import SEATS
 from notation.parser import parse
 from replayer.findings import CATALOGUE, Severity
-from replayer.generator import generate_record
-from replayer.rules import PROFILES, Rules
+from replayer.engine.generator import generate_record
+from replayer.engine.rules import PROFILES, Rules
 from replayer.validator import validate, validate_stream
 
-# Legal deals made by replayer.generator, kept as text so that the positions below stay exact.
+# Legal deals made by replayer.engine.generator, kept as text so that the positions below stay exact.
 CLASSIC = """\
 [Dealer "S"]
 [Rules "ffb-annonces"]
@@ -568,7 +568,7 @@ def test_a_claim_in_the_middle_of_a_trick_is_checked_and_scored():
 
 
 def test_a_claim_before_any_card_is_checked_and_a_search_past_its_budget_is_unknown():
-    from replayer.claims import claim_holds
+    from replayer.engine.claims import claim_holds
     from replayer.replay import replay
 
     head = MUST_TRUMP.split("play\n")[0]

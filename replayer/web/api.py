@@ -10,7 +10,7 @@ from flask import Blueprint, abort, jsonify, request, url_for
 from notation.errors import RecordSyntaxError
 from notation.jsonio import to_json
 from notation.parser import parse_record
-from replayer.rules import RulesError
+from replayer.engine.rules import RulesError
 from replayer.timeline import build_timeline
 from replayer.validator import validate
 

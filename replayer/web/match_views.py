@@ -14,7 +14,7 @@ from flask import Blueprint, abort, jsonify, render_template, url_for
 from notation.values import SEATS
 from notation.parser import parse_record
 from replayer.findings import Location, make_finding
-from replayer.rules import RulesError
+from replayer.engine.rules import RulesError
 from replayer.scoresheet import ScoreSheet, score_sheet
 from replayer.validator import Report, validate
 

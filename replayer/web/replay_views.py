@@ -26,7 +26,7 @@ from notation.jsonio import to_json
 from notation.parser import parse_record
 from notation.record import Record
 from replayer.findings import Finding
-from replayer.rules import RulesError
+from replayer.engine.rules import RulesError
 from replayer.timeline import END, Timeline, build_timeline
 from replayer.validator import Report, validate
 

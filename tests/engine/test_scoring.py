@@ -8,12 +8,12 @@ import pytest
 
 from notation.values import ALL_CARDS, SEATS, Card, Denomination, Seat, Team
 from notation.record import MeldKind
-from replayer.contract import Contract
-from replayer.melds import Meld, best_declaration, check_announcement, score_melds
-from replayer.play import PlayState
-from replayer.rules import PROFILES, Rules
-from replayer.scoring import (FinishedDeal, MatchOverError, MatchState, Outcome, finished_deal, round_points,
-                              score_deal, void_deal_score)
+from replayer.engine.contract import Contract
+from replayer.engine.melds import Meld, best_declaration, check_announcement, score_melds
+from replayer.engine.play import PlayState
+from replayer.engine.rules import PROFILES, Rules
+from replayer.engine.scoring import (FinishedDeal, MatchOverError, MatchState, Outcome, finished_deal,
+                                     round_points, score_deal, void_deal_score)
 
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
 NS, EW = Team.NS, Team.EW

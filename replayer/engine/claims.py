@@ -1,4 +1,4 @@
-"""Checking a claim: the claimer's side must take every remaining trick.
+"""Whether a claim holds: the claimer's side must take every remaining trick.
 
 A claim is sound when the claimer's side has a way of playing that wins every
 remaining trick whatever the opponents play, every hand being known (the record
@@ -12,7 +12,6 @@ not checked).
 from __future__ import annotations
 
 from notation.values import ALL_CARDS, SEATS, Team
-from notation.record import Claim
 
 from .play import PlayState
 
@@ -61,23 +60,3 @@ def _search(state: PlayState, team: Team, memo: dict, counter: list[int]) -> boo
     if boundary:
         memo[key] = result
     return result
-
-
-def check_claim(run, state: PlayState, claim: Claim) -> bool:
-    """Report an unsound claim on ``run`` (a ``replay.Replay``), then apply the claim
-    as the record says it was agreed. Returns ``True``: the deal can be scored."""
-    team = claim.seat.team
-    left = 8 - len(state.tricks)
-    tricks = "the last trick" if left == 1 else f"the last {left} tricks"
-    holds = claim_holds(state, team)
-    where = run.at(claim.pos)
-    who = claim.seat.full_name
-    if holds is None:
-        run.add("claim-unchecked", f"{who}'s claim of {tricks} is too large to check",
-                where, seat=claim.seat)
-    elif not holds:
-        run.add("claim-inconsistent", f"{who} claims {tricks} for {team}, but {team.other} can "
-                f"take a trick whatever {team} play", where, seat=claim.seat)
-    state.claim(claim.seat)
-    return True
-

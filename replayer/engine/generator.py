@@ -25,7 +25,7 @@ from notation.values import (ALL_CARDS, COINCHE, PASS, SEATS, SURCOINCHE, TAKE, 
                             Denomination, Rank, Seat, Team)
 from notation.record import Announcement, CallEntry, CardEntry, Hand, Record, Trick
 
-from .auction import AuctionState, SeatedCall, TakingState, bid_values_above
+from .bidding import AuctionState, SeatedCall, TakingState, bid_values_above
 from .contract import Contract
 from .melds import Meld, best_declaration
 from .play import PlayState

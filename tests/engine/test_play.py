@@ -3,13 +3,16 @@ rewinding, errors, belote and claims. Expected values are worked out by hand fro
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from notation.values import Card, Denomination, Seat, Suit, Team
-from replayer.contract import Contract
-from replayer.play import (DealOverError, IllegalPlayError, NotInHandError, OutOfTurnError, PlayError, PlayState,
-                           explain_illegal, trick_winner)
-from replayer.rules import Rules
+from notation.values import ALL_CARDS, SEATS, Card, Denomination, Seat, Suit, Team
+from replayer.engine.cardmasks import table
+from replayer.engine.contract import Contract
+from replayer.engine.play import (ILLEGAL_REASONS, DealOverError, IllegalPlayError, NotInHandError, OutOfTurnError,
+                                  PlayError, PlayState, explain_illegal, trick_winner)
+from replayer.engine.rules import Rules
 
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
 FFB = Rules.parse("ffb")  # counter-clockwise: N W S E
@@ -439,8 +442,6 @@ def _reference_legal(hand: set[Card], trick: list[tuple[Seat, Card]], seat: Seat
     {"partner_exemption": False, "undertrump": "may_discard"}, {"ta_must_beat": False}, {"direction": "cw"},
 ])
 def test_legal_sets_match_the_reference(options):
-    import random
-    from notation.values import ALL_CARDS, SEATS
     rules = FFB.replace(sa_ta=True, **options)
     rng = random.Random(str(options))
     for _ in range(100):
@@ -473,7 +474,6 @@ def test_legal_sets_match_the_reference(options):
     ("TA", 19, "raw_scaled", 248, 20, 3, 11),
 ])
 def test_card_points_tables(denomination, sa_ace, ta_values, total, jack, queen, ace):
-    from replayer.tables import table
     tab = table(Denomination.parse(denomination), sa_ace, ta_values)
     assert tab.total == total
     points = {rank: tab.points[Card.parse(rank + "H").index] for rank in "JQA"}
@@ -489,3 +489,50 @@ def test_give_turn_for_a_card_played_out_of_turn():
     assert not s.give_turn(S)  # S has played in this trick
     s.push(Card.parse("7S"))
     assert s.tricks[0].leader is S and s.tricks[0].winner is N and s.turn is N
+
+
+# --- property: the per-card path is push, and every move can be taken back -----------
+
+def snapshot(s: PlayState) -> tuple:
+    """Everything the public interface says about a state."""
+    return (s.turn, s.leader, tuple(s.hand_mask(seat) for seat in Seat), s.tricks, s.current_trick, s.current_winner,
+            s.plays, s.declarations, s.card_points(), s.trick_counts(), s.legal_mask(), s.is_over,
+            s.last_trick_team, s.belotes(), s.belote_points())
+
+
+@pytest.mark.parametrize("options", [{}, {"undertrump": "may_discard", "partner_exemption": False},
+                                     {"ta_must_beat": False, "direction": "cw"}])
+def test_fault_and_apply_say_and_do_what_push_does(options):
+    rules = FFB.replace(sa_ta=True, **options)
+    rng = random.Random("fault " + str(options))
+    for _ in range(40):
+        deck = list(ALL_CARDS)
+        rng.shuffle(deck)
+        s = PlayState({seat: deck[8 * i:8 * i + 8] for i, seat in enumerate(SEATS)},
+                      Contract(N, rng.choice(list(Denomination))), rules, leader=rng.choice(SEATS))
+        while not s.is_over:
+            legal, held = s.legal_mask(), s.hand_mask(s.turn)
+            for index, card in enumerate(ALL_CARDS):
+                reason = s.fault(index)
+                assert (reason is None) == bool(legal >> index & 1)
+                assert (reason == "not-in-hand") == (not held >> index & 1)
+                why = explain_illegal(s, card)
+                assert (why is None) if reason is None else (reason in ILLEGAL_REASONS and why.reason == reason)
+            # mostly a legal card, now and then any card at all: apply is push_unchecked, pop undoes it
+            index = rng.choice([i for i in range(32) if legal >> i & 1]) if rng.random() < 0.85 else \
+                rng.randrange(32)
+            word = rng.choice([None, None, "belote", "rebelote"])
+            before = snapshot(s)
+            s.apply(index, word)
+            after = snapshot(s)
+            assert s.pop() == ALL_CARDS[index]
+            assert snapshot(s) == before
+            if s.fault(index) is None and rng.random() < 0.5:
+                s.push(ALL_CARDS[index], word)
+            else:
+                s.push_unchecked(ALL_CARDS[index], word)
+            assert snapshot(s) == after
+        with pytest.raises(DealOverError):
+            s.fault(0)
+        with pytest.raises(DealOverError):
+            s.apply(0)

@@ -7,10 +7,10 @@ import random
 import pytest
 
 from notation.values import COINCHE, PASS, SURCOINCHE, TAKE, Call, Card, Denomination, Seat
-from replayer.auction import (AuctionClosedError, AuctionError, AuctionState, IllegalCallError,
-                              OutOfTurnError, TakingState, bids_above, explain_illegal_call, new_bidding)
-from replayer.contract import Contract
-from replayer.rules import Rules
+from replayer.engine.bidding import (AuctionClosedError, AuctionError, AuctionState, IllegalCallError,
+                                     OutOfTurnError, TakingState, bids_above, explain_illegal_call, new_bidding)
+from replayer.engine.contract import Contract
+from replayer.engine.rules import PROFILES, Rules
 
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
 
@@ -439,3 +439,81 @@ def test_random_walks_agree(rules_text):
             assert steps < 200
         assert state.legal_calls() == []
         assert state.is_void == (state.contract is None)
+
+
+# --- property: one rule, asked three ways; every move can be taken back --------------------
+
+VARIANTS = [Rules.parse(name) for name in PROFILES] + [
+    Rules.parse("ffb; jack_forces_dealer=true; round2_sa_ta=true"),
+    Rules.parse("ffb; round2_same_suit=true; direction=cw"),
+    Rules.parse("ffb-coinche; coinche_out_of_turn=true; surcoinche=false; generale=500"),
+    Rules.parse("ffb-contree; decoincher=true; bid_values=any_step; bid_step=5"),
+]
+WORDS = (["pass"] * 6 + ["take", "coinche", "surcoinche", "S", "H", "D", "C", "SA", "TA", "capotH", "capotSA",
+                          "generaleTA", "generaleC"] + [f"{v}{d}" for v in (75, 80, 85, 90, 100, 120, 160, 170)
+                                                         for d in ("S", "H", "SA", "TA")])
+PROBES = [Call.parse(word) for word in dict.fromkeys(WORDS)]
+
+
+def snapshot(state) -> tuple:
+    """Everything the public interface says about a state."""
+    seen = (state.history, state.entries(), state.turn, state.contract, state.is_over, state.is_void, len(state),
+            tuple(state.legal_calls()))
+    if isinstance(state, AuctionState):
+        return seen + (state.standing_bid, state.doubling, state.coincher, state.level, tuple(state.interjectors()))
+    return seen + (state.round, state.dealer_must_take)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_call_sequences_keep_the_one_rule_and_take_back(seed):
+    """On random call sequences (mostly legal calls, wrong seats and illegal calls now and
+    then): ``explain`` allows a call exactly when ``legal_calls`` lists it; ``push`` makes
+    what ``explain`` allows and refuses the rest with its rule, changing nothing;
+    ``push_unchecked`` then ``pop`` gives back the same state, and pushing again the same
+    state as before."""
+    rng = random.Random(seed)
+    refused = 0
+    for _ in range(250):
+        rules = rng.choice(VARIANTS)
+        state = new_bidding(rules, rng.choice(list(Seat)), Card.parse(rng.choice(["JH", "7S", "AD", "JC", "9H"])))
+        for _ in range(rng.randrange(1, 14)):
+            legal = state.legal_calls()
+            assert len(set(legal)) == len(legal)
+            for call in PROBES + legal:
+                assert (state.explain(call) is None) == (call in legal), (str(rules), str(call), state.history)
+                assert (state.explain(call, state.turn) is None) == (call in legal)
+            call = rng.choice(legal) if legal and rng.random() < 0.8 else rng.choice(PROBES)
+            seat = None if rng.random() < 0.3 else (state.turn if rng.random() < 0.85 else rng.choice(list(Seat)))
+            before = snapshot(state)
+            problem = state.explain(call, seat)
+            if problem is None:
+                state.push(call, seat)
+            else:
+                refused += 1
+                with pytest.raises(AuctionError) as caught:
+                    state.push(call, seat)
+                assert caught.value.rule == problem.rule and str(caught.value) == problem.message
+                assert snapshot(state) == before
+                state.push_unchecked(call, seat)
+            after = snapshot(state)
+            made = after[0][-1]
+            assert after[0][:-1] == before[0] and made.call == call
+            if seat is not None or before[2] is not None:
+                assert made.seat is (seat or before[2])  # the seat written, else the seat in turn
+            assert state.pop() == made
+            assert snapshot(state) == before
+            state.push_unchecked(call, made.seat)
+            assert snapshot(state) == after
+    assert refused > 100  # the sequences do hit illegal and out-of-turn calls
+
+
+def test_a_clean_auction_made_call_by_call_can_be_taken_back():
+    state = AuctionState(Rules.parse("ffb-coinche"), N)
+    for word in "80H pass 90S coinche surcoinche".split():
+        assert state.explain(Call.parse(word)) is None
+        state.push_unchecked(Call.parse(word))
+    assert state.is_over and str(state.contract) == "90S surcoinche by E"
+    assert state.pop().call == SURCOINCHE
+    assert state.turn is not None and state.contract.doubling == 1
+    assert state.pop().call == COINCHE and state.contract.doubling == 0
+    assert state.contract.denomination is Denomination.SPADES

@@ -1,4 +1,4 @@
-"""Precomputed card tables for the play engine (rules.md §1, §3, §4).
+"""Cards as bit masks, and the per-denomination card tables of the play (rules.md §1, §3, §4).
 
 Cards are bit positions 0..31 (``Card.index``: suit-major S H D C, natural rank
 order 7 8 9 T J Q K A inside a suit), so a hand is a 32-bit int and a suit is an

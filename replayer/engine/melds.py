@@ -2,6 +2,11 @@
 
 A sequence is a maximal run of 3 or more cards of one suit in natural order
 (7 8 9 10 J Q K A); a carré is four cards of one rank among J 9 A 10 K Q.
+
+Announcements are checked once, on masks, by ``check_melds`` (a validator has the
+hand and each announcement as masks); ``check_declaration`` and
+``check_announcement`` give its answers as ``Meld`` or ``MeldProblem`` values with
+messages naming the cards as written.
 """
 
 from __future__ import annotations
@@ -14,20 +19,25 @@ from typing import Iterable, Mapping, Sequence
 from notation.values import ALL_CARDS, Card, Denomination, Rank, Seat, Suit, Team
 from notation.record import MeldKind
 
+from .cardmasks import SUIT_MASKS, card_index, mask_of
 from .contract import Contract
 from .rules import Rules
-from .tables import SUIT_MASKS, mask_of
 
 _RANKS = tuple(Rank)
 SEQUENCE_VALUES = {MeldKind.TIERCE: 20, MeldKind.QUARTE: 50, MeldKind.QUINTE: 100}
 # Four-of-a-kind order at equal value: J > 9 > A > 10 > K > Q (7s and 8s make no meld).
 CARRE_ORDER = (Rank.QUEEN, Rank.KING, Rank.TEN, Rank.ACE, Rank.NINE, Rank.JACK)
+_CARRE = MeldKind.CARRE
 MELD_PROBLEMS = ("melds-off", "not-held", "card-reused", "too-short", "not-a-sequence", "not-a-carre",
                  "wrong-kind", "not-maximal")
 
 
 def carre_value(rank: Rank, rules: Rules) -> int:
-    return {Rank.JACK: 200, Rank.NINE: 150, Rank.ACE: 100}.get(rank, rules.carre_minor)
+    return _carre_value(rank, rules.carre_minor)
+
+
+def _carre_value(rank: Rank, carre_minor: int) -> int:
+    return {Rank.JACK: 200, Rank.NINE: 150, Rank.ACE: 100}.get(rank, carre_minor)
 
 
 def sequence_kind(length: int) -> MeldKind:
@@ -83,9 +93,9 @@ def _sequence(cards: Sequence[Card]) -> Meld:
     return Meld(kind, tuple(ordered), SEQUENCE_VALUES[kind], ordered[0].rank, ordered[0].suit)
 
 
-def _carre(rank: Rank, rules: Rules) -> Meld:
+def _carre(rank: Rank, carre_minor: int) -> Meld:
     cards = tuple(Card.of(rank, suit) for suit in Suit)
-    return Meld(MeldKind.CARRE, cards, carre_value(rank, rules), rank)
+    return Meld(MeldKind.CARRE, cards, _carre_value(rank, carre_minor), rank)
 
 
 def _runs(cards: Iterable[Card]) -> list[Meld]:
@@ -107,7 +117,7 @@ def _runs(cards: Iterable[Card]) -> list[Meld]:
 def carres_in(hand: Iterable[Card], rules: Rules) -> list[Meld]:
     """The four-of-a-kinds in ``hand`` (none of 7s or 8s: §5 lists no value for them)."""
     held = set(hand)
-    return [_carre(rank, rules) for rank in CARRE_ORDER if all(Card.of(rank, s) in held for s in Suit)]
+    return [_carre(rank, rules.carre_minor) for rank in CARRE_ORDER if all(Card.of(rank, s) in held for s in Suit)]
 
 
 def find_melds(hand: Iterable[Card], rules: Rules) -> list[Meld]:
@@ -138,58 +148,107 @@ def best_declaration(hand: Iterable[Card], rules: Rules,
     return max(declarable_sets(hand, rules), key=merit)
 
 
-def check_announcement(hand: Iterable[Card], kind: MeldKind, cards: Sequence[Card], rules: Rules, *,
-                       others: Sequence[tuple[MeldKind, Sequence[Card]]] = ()) -> Meld | MeldProblem:
-    """Check one announcement against the hand before trick 1.
+def check_melds(hand: int, announced: Sequence[tuple[MeldKind, int, int]], rules: Rules) -> tuple[Meld | str, ...]:
+    """The one check of a player's announcements, on masks (rules.md §5, §9.6): ``hand``
+    is the hand as dealt, each announcement is (kind, mask of its cards, how many cards
+    were written). Each gives its ``Meld``, or the reason (one of ``MELD_PROBLEMS``) it
+    is not one; ``check_declaration`` says the same with messages.
 
-    ``others`` are the player's other announcements (kind, cards) made before this one:
-    they give the carrés that §9.6 takes out before the maximality test and the cards
-    already used.
-    """
-    held = set(hand)
-    cards = tuple(cards)
+    A card serves in one meld only: an announcement may share no card with the ones
+    made before it nor, unless it is a carré, with any carré announced (§9.6: the carrés
+    are set aside before a run is tested for maximality, whatever the order)."""
+    table = _meld_table(rules.carre_minor)
+    carres = 0
+    for kind, mask, _ in announced:
+        if kind is _CARRE:
+            carres |= mask
+    before = 0
+    results: list[Meld | str] = []
+    for kind, mask, count in announced:
+        results.append(_check(table, rules, hand, kind, mask, count, before | (0 if kind is _CARRE else carres),
+                              carres))
+        before |= mask
+    return tuple(results)
 
-    def problem(reason: str, message: str) -> MeldProblem:
-        return MeldProblem(reason, kind, cards, message)
 
-    shown = " ".join(c.pretty() for c in cards)
+def _check(table: Mapping[int, Meld], rules: Rules, hand: int, kind: MeldKind, mask: int, count: int, others: int,
+           carres: int) -> Meld | str:
+    """One announcement: its Meld, or the first rule it breaks. ``others``: the cards of
+    the announcements it may share none with; ``carres``: the cards of the carrés
+    announced, set aside before the maximality test. A valid announcement is one table
+    look-up and a few mask tests."""
     if not rules.melds:
-        return problem("melds-off", "announcements do not score under these rules")
-    missing = [c for c in cards if c not in held]
-    if missing:
-        return problem("not-held", f"{kind.value} {shown}: {' '.join(c.pretty() for c in missing)} not held")
-    if len(set(cards)) != len(cards) or any(c in other for _, other in others for c in cards):
-        return problem("card-reused", f"{kind.value} {shown}: a card serves in one meld only")
-    if kind is MeldKind.CARRE:
-        if len(cards) != 4 or len({c.rank for c in cards}) != 1 or cards[0].rank not in CARRE_ORDER:
-            return problem("not-a-carre", f"{shown} is not four jacks, nines, aces, tens, kings or queens")
-        return _carre(cards[0].rank, rules)
-    if len(cards) < 3:
-        return problem("too-short", f"{kind.value} {shown}: a sequence has at least 3 cards")
-    ranks = sorted(c.rank.index for c in cards)
-    if len({c.suit for c in cards}) != 1 or ranks != list(range(ranks[0], ranks[0] + len(ranks))):
-        return problem("not-a-sequence", f"{shown} is not a sequence of one suit")
-    if sequence_kind(len(cards)) is not kind:
-        return problem("wrong-kind", f"{shown} is a {sequence_kind(len(cards)).value}, not a {kind.value}")
-    carre_cards = {c for other_kind, other in others if other_kind is MeldKind.CARRE for c in other}
-    meld = _sequence(cards)
-    if meld not in _runs(held - carre_cards):
-        return problem("not-maximal", f"{shown} is part of a longer run: a run is announced whole")
+        return "melds-off"
+    if mask & ~hand:
+        return "not-held"
+    if count != mask.bit_count() or mask & others:  # a card written twice, or in another announcement
+        return "card-reused"
+    meld = table.get(mask)  # every run of 3 to 8 cards of a suit, and the six carrés
+    if kind is _CARRE:
+        return meld if meld is not None and meld.kind is _CARRE else "not-a-carre"
+    if count < 3:
+        return "too-short"
+    if meld is None or meld.kind is _CARRE:
+        return "not-a-sequence"
+    if meld.kind is not kind:
+        return "wrong-kind"
+    top = mask.bit_length() - 1
+    if ((mask & -mask) >> 1 | 1 << (top + 1)) & SUIT_MASKS[top >> 3] & hand & ~carres:
+        return "not-maximal"  # the card below or above the run is held, and not in a carré
     return meld
 
 
-def check_declaration(hand: Iterable[Card], announced: Sequence[tuple[MeldKind, Sequence[Card]]],
+def _problem(reason: str, kind: MeldKind, cards: tuple[Card, ...], hand: int) -> MeldProblem:
+    """The MeldProblem of a ``reason`` that ``check_melds`` gave, its message naming the
+    cards as written."""
+    shown = " ".join(c.pretty() for c in cards)
+    if reason == "melds-off":
+        message = "announcements do not score under these rules"
+    elif reason == "not-held":
+        missing = " ".join(c.pretty() for c in cards if not hand >> card_index(c) & 1)
+        message = f"{kind.value} {shown}: {missing} not held"
+    elif reason == "card-reused":
+        message = f"{kind.value} {shown}: a card serves in one meld only"
+    elif reason == "not-a-carre":
+        message = f"{shown} is not four jacks, nines, aces, tens, kings or queens"
+    elif reason == "too-short":
+        message = f"{kind.value} {shown}: a sequence has at least 3 cards"
+    elif reason == "not-a-sequence":
+        message = f"{shown} is not a sequence of one suit"
+    elif reason == "wrong-kind":
+        message = f"{shown} is a {sequence_kind(len(cards)).value}, not a {kind.value}"
+    else:
+        message = f"{shown} is part of a longer run: a run is announced whole"
+    return MeldProblem(reason, kind, cards, message)
+
+
+def check_declaration(hand: Iterable[Card] | int, announced: Sequence[tuple[MeldKind, Sequence[Card]]],
                       rules: Rules) -> tuple[Meld | MeldProblem, ...]:
-    """Check a player's announcements in order; all carrés count for §9.6 whatever the order."""
-    hand = list(hand)
-    carres = [(k, c) for k, c in announced if k is MeldKind.CARRE]
-    results: list[Meld | MeldProblem] = []
-    for position, (kind, cards) in enumerate(announced):
-        before = list(announced[:position])
-        others = before + [c for c in carres if c not in before and c != (kind, cards)]
-        results.append(check_announcement(hand, kind, cards, rules, others=before if kind is MeldKind.CARRE
-                                          else others))
-    return tuple(results)
+    """Check a player's announcements (kind, cards as written), in order, against the hand
+    as dealt (its cards or mask): ``check_melds``, with a ``MeldProblem`` and its message
+    for each announcement that is not a valid meld."""
+    hand_mask = hand if type(hand) is int else mask_of(hand)
+    written = [(kind, tuple(cards)) for kind, cards in announced]
+    results = check_melds(hand_mask, [(kind, mask_of(cards), len(cards)) for kind, cards in written], rules)
+    return tuple(result if type(result) is Meld else _problem(result, kind, cards, hand_mask)
+                 for result, (kind, cards) in zip(results, written))
+
+
+def check_announcement(hand: Iterable[Card] | int, kind: MeldKind, cards: Sequence[Card], rules: Rules, *,
+                       others: Sequence[tuple[MeldKind, Sequence[Card]]] = ()) -> Meld | MeldProblem:
+    """Check one announcement against the hand before trick 1. ``others``: the player's
+    other announcements (kind, cards) that count for it: those it may share no card
+    with, the carrés among them set aside before the maximality test (§9.6)."""
+    hand_mask = hand if type(hand) is int else mask_of(hand)
+    cards = tuple(cards)
+    used = carres = 0
+    for other_kind, other in others:
+        other_mask = mask_of(tuple(other))
+        used |= other_mask
+        if other_kind is _CARRE:
+            carres |= other_mask
+    result = _check(_meld_table(rules.carre_minor), rules, hand_mask, kind, mask_of(cards), len(cards), used, carres)
+    return result if type(result) is Meld else _problem(result, kind, cards, hand_mask)
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,51 +312,21 @@ def _play_order(first: Seat, rules: Rules) -> list[Seat]:
     return order
 
 
-def sound_melds(hand: int, announced: Iterable[tuple[MeldKind, int, int]], rules: Rules) -> tuple[Meld, ...] | None:
-    """The validator's fast path through one seat's announcements, each given as (kind,
-    mask of its cards, number of cards), ``hand`` the mask of the hand as dealt: their
-    melds when every one is sound (cards held, none in two announcements, a carré or a
-    run of the kind declared, maximal once the announced carrés are set aside), else
-    ``None`` and ``check_declaration`` says what is wrong."""
-    if not rules.melds:
-        return None
-    table = _meld_table(rules.carre_minor)
-    used = carres = 0
-    melds = []
-    for kind, mask, count in announced:
-        meld = table.get(mask)
-        if meld is None or meld.kind is not kind or mask & used or mask & ~hand or mask.bit_count() != count:
-            return None
-        used |= mask
-        if meld.kind is MeldKind.CARRE:
-            carres |= mask
-        melds.append((meld, mask))
-    rest = hand & ~carres
-    for meld, mask in melds:
-        if meld.kind is not MeldKind.CARRE:
-            top = mask.bit_length() - 1
-            if ((mask & -mask) >> 1 | 1 << (top + 1)) & SUIT_MASKS[top >> 3] & rest:
-                return None  # part of a longer run
-    return tuple(meld for meld, _ in melds)
-
-
 @functools.cache
 def _meld_table(carre_minor: int) -> dict[int, Meld]:
-    """Every valid meld by the mask of its cards (the runs of 3 to 8 cards of a suit and
-    the six carrés), as ``check_announcement`` builds it."""
-    rules = Rules.make("ffb", melds=True, carre_minor=carre_minor)
+    """Every valid meld by the mask of its cards: the runs of 3 to 8 cards of a suit and
+    the six carrés (their values under ``carre_minor``)."""
     table: dict[int, Meld] = {}
     for suit in range(4):
         for low in range(8):
             for top in range(low + 2, 8):
                 cards = tuple(ALL_CARDS[8 * suit + r] for r in range(top, low - 1, -1))
-                kind = sequence_kind(len(cards))
-                table[mask_of(cards)] = check_announcement(cards, kind, cards, rules)  # type: ignore[assignment]
+                table[mask_of(cards)] = _sequence(cards)
     for rank in CARRE_ORDER:
-        cards = tuple(Card.of(rank, suit) for suit in Suit)
-        table[mask_of(cards)] = check_announcement(cards, MeldKind.CARRE, cards, rules)  # type: ignore[assignment]
+        meld = _carre(rank, carre_minor)
+        table[mask_of(meld.cards)] = meld
     return table
 
 
 __all__ = ["Meld", "MeldProblem", "MeldOutcome", "NO_MELDS", "find_melds", "best_declaration", "declarable_sets",
-           "sound_melds", "check_announcement", "check_declaration", "score_melds", "carre_value", "sequence_kind"]
+           "check_melds", "check_announcement", "check_declaration", "score_melds", "carre_value", "sequence_kind"]

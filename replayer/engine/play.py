@@ -3,23 +3,24 @@
 ``push`` plays the next card (checked against rules.md §3), ``push_unchecked``
 plays it whatever the rules say (the validator goes on after an illegal play),
 ``pop`` rewinds. Hands are 32-bit masks and the per-denomination tables of
-``tables`` decide legality and trick winners with a few integer operations, so a
-checked replay of a whole deal costs a few tens of microseconds.
+``cardmasks`` decide legality and trick winners with a few integer operations.
+Below the ``Card`` level the state works on card indices 0..31: ``fault(index)``
+says whether the seat in turn may play a card and ``apply(index)`` plays it, the
+two calls a validator makes for every card of a record.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from typing import Iterable, Mapping, NamedTuple, Sequence
 
 from notation.values import ALL_CARDS, SEATS, SUITS, Card, Denomination, Rank, Seat, Suit, Team
 from notation.record import DECLARATIONS
 
+from .cardmasks import MODE_SUIT, MODE_TA, SUIT_MASKS, card_index, cards_of, mask_of, sorted_cards, table
 from .contract import Contract
 from .rules import Rules
-from .tables import (CARD_INDEX, MODE_SUIT, MODE_TA, SUIT_MASKS, card_index, cards_of, mask_of, sorted_cards,
-                     table)
 
 TRICKS_PER_DEAL = 8
 TEAMS = (Team.NS, Team.EW)  # index = seat index & 1
@@ -129,18 +130,38 @@ class Illegality:
 # --- the state ----------------------------------------------------------------
 
 class PlayState:
-    """The play of one deal, from the first lead to the eighth trick (or a claim)."""
+    """The play of one deal, from the first lead to the eighth trick (or a claim).
 
-    __slots__ = ("contract", "rules", "_mode", "_beats", "_points", "_trump", "_climb", "_exempt", "_must_under",
-                 "_next", "_dealt", "_hands", "_turn", "_leader", "_first_leader", "_n", "_led", "_free", "_win",
-                 "_win_seat", "_trick_points", "_tricks", "_plays", "_team_points", "_trick_counts", "_claim",
-                 "_pairs")
+    Inside, seats are ints 0..3 (N E S W) and cards ints 0..31 (``Card.index``), hands
+    are 32-bit masks. Each rule is written once: ``_legal`` says which cards the seat
+    in turn may play (rules.md §3) and which duty a card outside them breaks; ``apply``
+    is the move, the trick-winner and points update of §4 included. Everything else is
+    built on these two:
+
+    * ``fault(index)``: ``None`` if the seat in turn may play card ``index`` now, else
+      one of ``ILLEGAL_REASONS`` (``"not-in-hand"`` first);
+    * ``apply(index, declaration=None)``: play card ``index`` for the seat in turn,
+      unchecked (a card it does not hold is played all the same and taken from no hand);
+    * ``push(card, ...)``: ``fault``, then ``apply``, raising a ``PlayError`` on a fault;
+      ``push_unchecked(card)`` is ``apply``; ``pop()`` takes the last card back and plays
+      the cards left in its trick again through ``apply``; ``legal_mask()`` and
+      ``explain_illegal`` read ``_legal``; ``trick_winner`` plays a trick through ``apply``.
+
+    A validator checks and makes each card of a record with ``fault(index)`` then
+    ``apply(index, declaration)`` (after looking at ``turn`` for the seat written), and
+    builds an ``Illegality`` with ``explain_illegal`` only for a card with a fault.
+    """
+
+    __slots__ = ("contract", "rules", "_mode", "_beats", "_points", "_trump", "_climb", "_climb_duty", "_exempt",
+                 "_must_under", "_next", "_dealt", "_hands", "_turn", "_leader", "_first_leader", "_n", "_led",
+                 "_win", "_win_seat", "_trick_points", "_tricks", "_plays", "_team_points", "_trick_counts",
+                 "_claim", "_pairs")
 
     def __init__(self, hands: Mapping[Seat, Iterable[Card] | int] | tuple[int, int, int, int], contract: Contract,
                  rules: Rules, *, leader: Seat | None = None, dealer: Seat | None = None) -> None:
         """``hands``: each seat's cards (or mask), or the four masks in seat order N E S W."""
-        (self._mode, self._beats, self._points, self._trump, self._climb, self._exempt, self._must_under,
-         self._next, trump_suit_indices, dealer_leads) = _config(contract.denomination, rules)
+        (self._mode, self._beats, self._points, self._trump, self._climb, self._climb_duty, self._exempt,
+         self._must_under, self._next, trump_suit_indices, dealer_leads) = _config(contract.denomination, rules)
         if leader is None:
             if dealer is None:
                 raise ValueError("PlayState needs the first leader or the dealer")
@@ -158,8 +179,9 @@ class PlayState:
         self._dealt = dealt = tuple(held)
         self._hands = held
         self._first_leader = self._leader = self._turn = first  # _turn is -1 once the deal is over
-        self._n = 0  # cards in the current trick: the last _n entries of _plays
-        self._led = self._free = self._win = self._win_seat = self._trick_points = 0
+        # The trick in progress: _n cards (the last _n entries of _plays), the suit led (a
+        # mask), the winning card and seat, the points so far.
+        self._n = self._led = self._win = self._win_seat = self._trick_points = 0
         # Finished tricks as (leader, index of its first play, winner, points); PlayedTrick is built on demand.
         self._tricks: list[tuple[int, int, int, int]] = []
         self._plays: list[tuple[int, int, str | None, int]] = []  # seat, card, declaration, bit if held
@@ -173,7 +195,7 @@ class PlayState:
 
     @property
     def turn(self) -> Seat | None:
-        return None if self._turn < 0 else SEATS[self._turn]
+        return _SEAT_OR_NONE[self._turn]  # _turn is -1 once the deal is over
 
     @property
     def is_over(self) -> bool:
@@ -230,9 +252,37 @@ class PlayState:
     def claimed_by(self) -> Seat | None:
         return None if self._claim is None else SEATS[self._claim]
 
+    # --- the legal cards (rules.md §3) ----------------------------------------------
+
+    def _legal(self, seat: int, bit: int = 0) -> tuple[int, str]:
+        """The one legal-card rule, on masks: the cards ``seat`` may play now, and the
+        duty (one of ``ILLEGAL_REASONS``) that playing card ``bit``, held but not among
+        them, breaks ("" when every card of the hand may be played)."""
+        hand = self._hands[seat]
+        if not self._n:
+            return hand, ""  # the lead is free
+        led = self._led
+        followers = hand & led
+        if followers:
+            if led & self._trump and self._climb:  # trumps led, or any suit at TA with ta_must_beat
+                over = followers & self._beats[self._win]
+                if over:
+                    return over, self._climb_duty if bit & led else "must-follow"
+            return followers, "must-follow"
+        trumps = hand & self._trump
+        if not trumps or (self._exempt and self._win_seat == seat ^ 2):
+            return hand, ""
+        # With no trump in the trick, beats[win] holds every trump: must trump is must go over.
+        over = trumps & self._beats[self._win]
+        if over:
+            return over, "must-overtrump" if self._trump >> self._win & 1 else "must-trump"
+        if self._must_under:
+            return trumps, "must-undertrump"
+        return hand, ""
+
     def legal_mask(self) -> int:
         """The cards the seat in turn may play, as a mask (0 when the deal is over)."""
-        return 0 if self._turn < 0 else self._legal(self._turn)
+        return 0 if self._turn < 0 else self._legal(self._turn)[0]
 
     def legal_cards(self) -> frozenset[Card]:
         return cards_of(self.legal_mask())
@@ -240,61 +290,41 @@ class PlayState:
     def is_legal(self, card: Card) -> bool:
         return bool(self.legal_mask() >> card_index(card) & 1)
 
-    def _legal(self, seat: int) -> int:
-        """rules.md §3 on masks."""
-        hand = self._hands[seat]
-        if not self._n:
-            return hand
-        followers = hand & self._led
-        if followers:
-            if self._led & self._trump and self._climb:
-                return followers & self._beats[self._win] or followers
-            return followers
-        trumps = hand & self._trump
-        if not trumps or (self._exempt and self._win_seat == seat ^ 2):
-            return hand
-        # No trump in the trick: beats[win] holds every trump, so this is "must trump" too.
-        return trumps & self._beats[self._win] or (trumps if self._must_under else hand)
+    def fault(self, index: int) -> str | None:
+        """``None`` if the seat in turn may play card ``index`` (0..31) now, else why not:
+        one of ``ILLEGAL_REASONS``. Raises ``DealOverError`` once the deal is over."""
+        turn = self._turn
+        if turn < 0:
+            raise DealOverError(f"{ALL_CARDS[index].pretty()} played after the end of the deal", None,
+                                ALL_CARDS[index])
+        legal, duty = self._legal(turn, 1 << index)
+        if legal >> index & 1:  # the legal cards are held cards
+            return None
+        return duty if self._hands[turn] >> index & 1 else "not-in-hand"
 
     # --- moves --------------------------------------------------------------------
 
-    def push(self, card: Card, declaration: str | None = None, *, seat: Seat | None = None,
-             check: bool = True) -> None:
-        """Play ``card`` for the seat in turn; raise a ``PlayError`` if it may not be played.
-
-        ``check=False`` (what ``push_unchecked`` does) skips the tests of hand, rules and
-        declaration. The whole move is written out in this one method: it is the hot path.
-        """
+    def apply(self, index: int, declaration: str | None = None) -> None:
+        """Play card ``index`` (0..31) for the seat in turn, unchecked: the one move. The
+        card leaves the seat's hand if it is there; it joins the trick, takes it over when
+        it beats the winning card (rules.md §4) and adds its points; the fourth card
+        closes the trick, whose winner leads the next. Raises ``DealOverError`` once the
+        deal is over."""
         turn = self._turn
         if turn < 0:
-            raise DealOverError(f"{card.pretty()} played after the end of the deal", seat, card)
-        if seat is not None and seat.index != turn:
-            raise OutOfTurnError(f"{seat.full_name} played {card.pretty()} but it was "
-                                 f"{SEATS[turn].full_name}'s turn", seat, card)
-        index = CARD_INDEX.get(id(card))
-        if index is None:
-            index = card.index
-        bit = 1 << index
+            raise DealOverError(f"{ALL_CARDS[index].pretty()} played after the end of the deal", None,
+                                ALL_CARDS[index])
         hands = self._hands
-        held = hands[turn] & bit
-        n = self._n
-        if check:
-            if not held:
-                raise NotInHandError(f"{SEATS[turn].full_name} played {card.pretty()} but does not hold it",
-                                     SEATS[turn], card)
-            # _free: the suit led when following it carries no duty to go over; such a card is legal.
-            if n and not bit & self._free and not self._legal(turn) & bit:
-                raise IllegalPlayError(_explain(self, turn, card, bit))
-            if declaration is not None and declaration not in DECLARATIONS:
-                raise PlayError(f"unknown declaration {declaration!r} (expected belote or rebelote)",
-                                SEATS[turn], card)
+        held = hands[turn] & 1 << index
         hands[turn] ^= held
         plays = self._plays
         plays.append((turn, index, declaration, held))  # held: the card's bit, or 0
+        n = self._n
         if not n:
-            self._lead(index, turn)
+            self._led = SUIT_MASKS[index >> 3]
+            self._win, self._win_seat, self._trick_points = index, turn, self._points[index]
         else:
-            if bit & self._beats[self._win]:
+            if self._beats[self._win] >> index & 1:
                 self._win, self._win_seat = index, turn
             self._trick_points += self._points[index]
         if n < 3:
@@ -309,67 +339,33 @@ class PlayState:
         self._leader = winner
         self._turn = winner if len(self._tricks) < TRICKS_PER_DEAL else -1
 
-    def _push_entries(self, entries: Sequence) -> int:
-        """``_push_plays`` of record entries (``card``, ``seat``, ``declaration``), their
-        fields fetched by C iterators and each card's index by identity."""
-        return self._push_plays(map(CARD_INDEX.get, map(id, map(_CARD, entries))), map(_SEAT, entries),
-                                map(_DECLARATION, entries))
+    def push(self, card: Card, declaration: str | None = None, *, seat: Seat | None = None,
+             check: bool = True) -> None:
+        """Play ``card`` for the seat in turn; raise a ``PlayError`` if it may not be played:
+        ``fault``, then ``apply``. ``check=False`` (what ``push_unchecked`` does) skips the
+        tests of hand, rules and declaration."""
+        turn = self._turn
+        if turn < 0:
+            raise DealOverError(f"{card.pretty()} played after the end of the deal", seat, card)
+        if seat is not None and seat.index != turn:
+            raise OutOfTurnError(f"{seat.full_name} played {card.pretty()} but it was "
+                                 f"{SEATS[turn].full_name}'s turn", seat, card)
+        index = card_index(card)
+        if check:
+            reason = self.fault(index)
+            if reason == "not-in-hand":
+                raise NotInHandError(f"{SEATS[turn].full_name} played {card.pretty()} but does not hold it",
+                                     SEATS[turn], card)
+            if reason is not None:
+                raise IllegalPlayError(_explain(self, turn, card, reason))
+            if declaration is not None and declaration not in DECLARATIONS:
+                raise PlayError(f"unknown declaration {declaration!r} (expected belote or rebelote)",
+                                SEATS[turn], card)
+        self.apply(index, declaration)
 
-    def _push_plays(self, indexes: Iterable[int | None], seats: Iterable[Seat | None],
-                    words: Iterable[str | None]) -> int:
-        """Checked pushes of plays given as parallel sequences (card index or None for an
-        unknown card, seat written or None, declaration or None) while every one is sound;
-        returns how many were played. The validator's fast path: ``push`` and ``_legal``
-        inlined over a trick with the state in locals; the first play that is unknown, out
-        of turn, illegal or after the deal stops it, for the caller to deal with through
-        ``push``."""
-        turn, n, hands, plays, beats, points = self._turn, self._n, self._hands, self._plays, self._beats, \
-            self._points
-        win, win_seat, trick_points, led, free = self._win, self._win_seat, self._trick_points, self._led, self._free
-        trump, following, exempt, must_under = self._trump, self._next, self._exempt, self._must_under
-        append, order, start = plays.append, SEATS, len(plays)
-        team_points, trick_counts, tricks = self._team_points, self._trick_counts, self._tricks
-        for index, seat, word in zip(indexes, seats, words):
-            if index is None or turn < 0 or (seat is not None and seat is not order[turn]) or (
-                    word is not None and word not in DECLARATIONS):
-                break
-            bit = 1 << index
-            hand = hands[turn]
-            if not hand & bit:
-                break
-            if n:
-                if not bit & free:  # the same rules as _legal
-                    followers = hand & led
-                    if followers:
-                        legal = followers if free else followers & beats[win] or followers
-                    elif not hand & trump or (exempt and win_seat == turn ^ 2):
-                        legal = hand
-                    else:
-                        legal = hand & trump & beats[win] or (hand & trump if must_under else hand)
-                    if not legal & bit:
-                        break
-                if bit & beats[win]:
-                    win, win_seat = index, turn
-                trick_points += points[index]
-            else:
-                led = SUIT_MASKS[index >> 3]
-                free = 0 if led & trump and self._climb else led
-                win, win_seat, trick_points = index, turn, points[index]
-            hands[turn] = hand ^ bit
-            append((turn, index, word, bit))
-            if n < 3:
-                n += 1
-                turn = following[turn]
-                continue
-            team_points[win_seat & 1] += trick_points
-            trick_counts[win_seat] += 1
-            tricks.append((self._leader, len(plays) - 4, win_seat, trick_points))
-            n = 0
-            self._leader = win_seat
-            turn = win_seat if len(tricks) < TRICKS_PER_DEAL else -1
-        self._turn, self._n, self._win, self._win_seat, self._trick_points, self._led, self._free = \
-            turn, n, win, win_seat, trick_points, led, free
-        return len(plays) - start
+    def push_unchecked(self, card: Card, declaration: str | None = None) -> None:
+        """Play ``card`` for the seat in turn without any check (even a card it does not hold)."""
+        self.apply(card_index(card), declaration)
 
     def give_turn(self, seat: Seat) -> bool:
         """Let ``seat`` play next although it is not its turn (a record that shows a card
@@ -382,43 +378,32 @@ class PlayState:
         self._turn = seat.index
         return True
 
-    def push_unchecked(self, card: Card, declaration: str | None = None) -> None:
-        """Play ``card`` for the seat in turn without any check (even a card it does not hold)."""
-        self.push(card, declaration, check=False)
-
     def pop(self) -> Card:
         """Take back the last card played, reopening a finished trick if need be."""
         if self._claim is not None:
             raise PlayError("cannot take back a card after a claim; call undo_claim() first")
-        if not self._plays:
+        plays = self._plays
+        if not plays:
             raise PlayError("no card to take back")
         if not self._n:
             self._leader, _, winner, points = self._tricks.pop()
             self._team_points[winner & 1] -= points
             self._trick_counts[winner] -= 1
             self._n = 4
-        seat, index, _, held = self._plays.pop()
-        self._n -= 1
-        if held:
-            self._hands[seat] |= 1 << index
+        seat, index, _, held = plays.pop()
+        hands = self._hands
+        hands[seat] |= held
+        # The trick's other cards are taken back and played again: apply alone updates a trick.
+        start = len(plays) - self._n + 1
+        again = plays[start:]
+        del plays[start:]
+        self._n = 0
+        for who, card, word, bit in again:
+            hands[who] |= bit
+            self._turn = who
+            self.apply(card, word)
         self._turn = seat
-        self._rescan_trick()
         return ALL_CARDS[index]
-
-    def _rescan_trick(self) -> None:
-        self._trick_points = 0
-        for position, (seat, index, _, _) in enumerate(self._plays[len(self._plays) - self._n:]):
-            if position == 0:
-                self._lead(index, seat)
-                continue
-            if (1 << index) & self._beats[self._win]:
-                self._win, self._win_seat = index, seat
-            self._trick_points += self._points[index]
-
-    def _lead(self, index: int, seat: int) -> None:
-        self._led = led = SUIT_MASKS[index >> 3]
-        self._free = 0 if led & self._trump and self._climb else led
-        self._win, self._win_seat, self._trick_points = index, seat, self._points[index]
 
     def claim(self, seat: Seat) -> None:
         """``seat``'s side takes every remaining trick, the cards in the current trick included.
@@ -484,9 +469,10 @@ class PlayState:
                 points[seat & 1] += 20
         return points[0], points[1]
 
-    def _belotes_sound(self) -> bool:
+    def belotes_sound(self) -> bool:
         """Every belote or rebelote said so far goes with the K or Q of a trump pair held
-        as dealt, and every such pair scores: the validator's fast path."""
+        as dealt by the seat that said it, and every such pair scores (``belotes()``
+        would find nothing to report)."""
         pairs = self._pairs
         for seat, index, word, _ in filter(_WORD, self._plays):  # words are rare: the scan runs in C
             if not ((1 << index) & _KQ[index >> 3] and (seat, index >> 3) in pairs):
@@ -503,10 +489,11 @@ class PlayState:
 
 
 _SEAT_POSITION = {id(seat): seat.index for seat in SEATS}
+_SEAT_OR_NONE = (*SEATS, None)  # by seat index, None at -1
 _WORD = itemgetter(2)  # the declaration of a play, "" never being one
-_CARD, _SEAT, _DECLARATION = attrgetter("card"), attrgetter("seat"), attrgetter("declaration")  # of a CardEntry
 _KQ = tuple((1 << (8 * s + Rank.KING.index)) | (1 << (8 * s + Rank.QUEEN.index)) for s in range(4))
 _CONFIGS: dict[tuple[int, int], tuple[Rules, tuple]] = {}
+_ANY_RULES = Rules()  # a trick's winner does not depend on the options
 
 
 def _config(denomination: Denomination, rules: Rules) -> tuple:
@@ -519,8 +506,9 @@ def _config(denomination: Denomination, rules: Rules) -> tuple:
     tab = table(denomination, rules.sa_ace, rules.ta_values)
     # Going over the winner is a duty on a trump lead at a suit contract, at TA when ta_must_beat.
     climb = tab.mode == MODE_SUIT or (tab.mode == MODE_TA and rules.ta_must_beat)
+    climb_duty = "ta-must-beat" if tab.mode == MODE_TA else "must-overtrump-in-trump-lead"
     step = 1 if rules.clockwise else 3
-    config = (tab.mode, tab.beats, tab.points, tab.trump_mask, climb, rules.partner_exemption,
+    config = (tab.mode, tab.beats, tab.points, tab.trump_mask, climb, climb_duty, rules.partner_exemption,
               rules.undertrump == "must", tuple((i + step) % 4 for i in range(4)),
               tuple(suit.index for suit in tab.trump_suits), rules.first_leader == "dealer")
     if len(_CONFIGS) > 512:
@@ -530,47 +518,31 @@ def _config(denomination: Denomination, rules: Rules) -> tuple:
 
 
 def trick_winner(plays: Sequence[tuple[Seat, Card]], denomination: Denomination) -> Seat:
-    """The winner of a (possibly incomplete) trick, per rules.md §4."""
-    beats = table(denomination).beats
-    winner_seat, winner = plays[0][0], card_index(plays[0][1])
-    for seat, card in plays[1:]:
-        index = card_index(card)
-        if (1 << index) & beats[winner]:
-            winner_seat, winner = seat, index
-    return winner_seat
+    """The winner of a (possibly incomplete) trick, per rules.md §4: the trick played
+    out, each card by its seat, on an empty ``PlayState``."""
+    state = PlayState((0, 0, 0, 0), Contract(plays[0][0], denomination), _ANY_RULES, leader=plays[0][0])
+    for seat, card in plays:
+        state.give_turn(seat)
+        state.apply(card_index(card))
+    winner = state._win_seat if state._n else state._tricks[-1][2]
+    return SEATS[winner]
 
 
 def explain_illegal(state: PlayState, card: Card) -> Illegality | None:
     """Why the seat in turn may not play ``card``, or ``None`` when it may."""
     if state.is_over:
         raise DealOverError(f"{card.pretty()} played after the end of the deal", None, card)
-    bit = 1 << card_index(card)
-    if state._hands[state._turn] & state._legal(state._turn) & bit:
-        return None
-    return _explain(state, state._turn, card, bit)
+    reason = state.fault(card_index(card))
+    return None if reason is None else _explain(state, state._turn, card, reason)
 
 
-def _explain(state: PlayState, seat_index: int, card: Card, bit: int) -> Illegality:
+def _explain(state: PlayState, seat_index: int, card: Card, reason: str) -> Illegality:
+    """The whole story of a fault ``reason`` (what ``fault`` said), for messages."""
     hand = state._hands[seat_index]
     trick = state._n > 0
     winner = SEATS[state._win_seat] if trick else None
     winner_card = ALL_CARDS[state._win] if trick else None
     led = ALL_CARDS[state._plays[-state._n][1]].suit if trick else None
     trumps = hand & state._trump if state._mode == MODE_SUIT else 0
-    return Illegality(_reason(state, hand, bit), SEATS[seat_index], card, sorted_cards(state._legal(seat_index)),
+    return Illegality(reason, SEATS[seat_index], card, sorted_cards(state._legal(seat_index)[0]),
                       led, winner, winner_card, trick and state._win_seat == seat_index ^ 2, sorted_cards(trumps))
-
-
-def _reason(state: PlayState, hand: int, bit: int) -> str:
-    if not hand & bit:
-        return "not-in-hand"
-    followers = hand & state._led
-    if followers:
-        if not bit & state._led:
-            return "must-follow"
-        return "ta-must-beat" if state._mode == MODE_TA else "must-overtrump-in-trump-lead"
-    trumps = hand & state._trump
-    overtrumps = trumps & state._beats[state._win]
-    if not state._trump & (1 << state._win):
-        return "must-trump"
-    return "must-overtrump" if overtrumps else "must-undertrump"

@@ -10,14 +10,14 @@ import pytest
 
 from notation.values import PASS, SEATS, Card, Denomination, Rank, Seat, Suit, Team, canonical_hand_order
 from notation.record import Record
-from replayer.auction import new_bidding
-from replayer.generator import (GeneratedDeal, deal_record, generate_deal, generate_match, generate_record,
-                                variant_of)
-from replayer.melds import Meld, check_declaration
-from replayer.play import PlayState
-from replayer.rules import PROFILES, Rules
-from replayer.scoring import Outcome, finished_deal, score_deal
-from replayer.tables import table
+from replayer.engine.bidding import new_bidding
+from replayer.engine.generator import (GeneratedDeal, deal_record, generate_deal, generate_match,
+                                       generate_record, variant_of)
+from replayer.engine.melds import Meld, check_declaration
+from replayer.engine.play import PlayState
+from replayer.engine.rules import PROFILES, Rules
+from replayer.engine.scoring import Outcome, finished_deal, score_deal
+from replayer.engine.cardmasks import table
 
 DEALS_PER_PROFILE = 3000
 TAG_ORDER = ["Event", "Site", "Date", "Round", "Deal", "North", "East", "South", "West", "Dealer", "Variant",

@@ -21,9 +21,6 @@ from .rules import Rules
 
 TEAMS = (Team.NS, Team.EW)  # index = seat index & 1
 _NORTH_SOUTH = (Seat.NORTH, Seat.SOUTH)  # Seat.team is a Python-level property
-# Score values are built with tuple.__new__ in C: a NamedTuple's own __new__ is written in
-# Python and costs as much as the rest of a small function (a deal builds three or four).
-_new = tuple.__new__
 _NO_MELDS_BY_SEAT: Mapping[Seat, tuple[Meld, ...]] = MappingProxyType({})
 
 
@@ -71,8 +68,8 @@ def finished_deal(state: PlayState, melds_by_seat: Mapping[Seat, Sequence[Meld]]
     """The scoring input of a finished (or claimed) play."""
     if not state.is_over:
         raise ValueError("the deal is not over: it cannot be scored yet")
-    return _new(FinishedDeal, (state.contract, state.card_points(), state.last_trick_team, state.trick_counts(),
-                               state.belote_points(), melds_by_seat or _NO_MELDS_BY_SEAT, state.first_leader))
+    return FinishedDeal(state.contract, state.card_points(), state.last_trick_team, state.trick_counts(),
+                        state.belote_points(), melds_by_seat or _NO_MELDS_BY_SEAT, state.first_leader)
 
 
 class SideScore(NamedTuple):
@@ -249,12 +246,12 @@ def score_deal(deal: FinishedDeal, rules: Rules) -> DealScore:
         outcome, scores, hold, formula = _score_classic(deal, rules, sheet, TEAMS[t])
         value, multiplier = 0, 1
     cards, totals = deal.card_points, sheet.totals
-    takers = _new(SideScore, (TEAMS[t], "takers", cards[t], bonus[t], points[t], sheet.belote[0], sheet.melds[0],
-                              totals[0], scores[0], sheet.adjust[0]))
-    defenders = _new(SideScore, (TEAMS[d], "defenders", cards[d], bonus[d], points[d], sheet.belote[1],
-                                 sheet.melds[1], totals[1], scores[1], sheet.adjust[1]))
+    takers = SideScore(TEAMS[t], "takers", cards[t], bonus[t], points[t], sheet.belote[0], sheet.melds[0],
+                       totals[0], scores[0], sheet.adjust[0])
+    defenders = SideScore(TEAMS[d], "defenders", cards[d], bonus[d], points[d], sheet.belote[1], sheet.melds[1],
+                          totals[1], scores[1], sheet.adjust[1])
     ns, ew = (takers, defenders) if t == 0 else (defenders, takers)
-    return _new(DealScore, (contract, outcome, ns, ew, value, multiplier, deal.capot, hold, melds.team, formula))
+    return DealScore(contract, outcome, ns, ew, value, multiplier, deal.capot, hold, melds.team, formula)
 
 
 def _meld_outcome(deal: FinishedDeal, rules: Rules) -> MeldOutcome:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from replayer.rules import CHOICES, GAME_DEFAULTS, INT_CHOICES, OPTION_NAMES, Rules
+from replayer.engine.rules import CHOICES, GAME_DEFAULTS, INT_CHOICES, OPTION_NAMES, Rules
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def option_rows() -> dict[str, list[str]]:

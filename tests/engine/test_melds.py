@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from notation.values import Card, Denomination, Rank, Seat, Team
+from notation.values import ALL_CARDS, Card, Denomination, Rank, Seat, Team
 from notation.record import MeldKind
-from replayer.melds import (Meld, MeldProblem, best_declaration, check_announcement, check_declaration,
-                            find_melds, score_melds)
-from replayer.rules import Rules
+from replayer.engine.melds import (MELD_PROBLEMS, Meld, MeldProblem, best_declaration, check_announcement,
+                                   check_declaration, find_melds, score_melds)
+from replayer.engine.rules import Rules
 
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
 RULES = Rules.parse("ffb-annonces")
@@ -190,3 +192,84 @@ def test_team_sum_tie_none_and_first():
     # §9.8: the first player in trick 1 who announced any meld: from N clockwise N E S W -> S
     assert outcome(melds, first=N, rules=first_rules).team is Team.NS
     assert outcome(melds, first=W, rules=first_rules).team is Team.EW
+
+
+# --- property: the one check on masks against a plain transcription of §5 and §9.6 -----------
+
+def _reference_announcement(hand: set[Card], kind: MeldKind, cards: tuple[Card, ...], rules: Rules,
+                            others: list[tuple[MeldKind, tuple[Card, ...]]]) -> Meld | MeldProblem:
+    """One announcement, checked on Card objects in the order of the rules' text."""
+    shown = " ".join(c.pretty() for c in cards)
+    if not rules.melds:
+        return MeldProblem("melds-off", kind, cards, "announcements do not score under these rules")
+    missing = [c for c in cards if c not in hand]
+    if missing:
+        return MeldProblem("not-held", kind, cards,
+                           f"{kind.value} {shown}: {' '.join(c.pretty() for c in missing)} not held")
+    if len(set(cards)) != len(cards) or any(c in other for _, other in others for c in cards):
+        return MeldProblem("card-reused", kind, cards, f"{kind.value} {shown}: a card serves in one meld only")
+    ranks = sorted(c.rank.index for c in cards)
+    if kind is C:
+        if len(cards) != 4 or len(set(ranks)) != 1 or cards[0].rank.value in "78":
+            return MeldProblem("not-a-carre", kind, cards,
+                               f"{shown} is not four jacks, nines, aces, tens, kings or queens")
+        return next(m for m in find_melds(cards, rules) if m.kind is C)
+    if len(cards) < 3:
+        return MeldProblem("too-short", kind, cards, f"{kind.value} {shown}: a sequence has at least 3 cards")
+    if len({c.suit for c in cards}) != 1 or ranks != list(range(ranks[0], ranks[0] + len(ranks))):
+        return MeldProblem("not-a-sequence", kind, cards, f"{shown} is not a sequence of one suit")
+    length_kind = T if len(cards) == 3 else Q4 if len(cards) == 4 else Q5
+    if length_kind is not kind:
+        return MeldProblem("wrong-kind", kind, cards, f"{shown} is a {length_kind.value}, not a {kind.value}")
+    set_aside = {c for other_kind, other in others if other_kind is C for c in other}
+    runs = [m for m in find_melds(hand - set_aside, rules) if m.kind is not C]
+    meld = next((m for m in runs if set(m.cards) == set(cards)), None)
+    if meld is None:
+        return MeldProblem("not-maximal", kind, cards, f"{shown} is part of a longer run: a run is announced whole")
+    return meld
+
+
+def _reference_declaration(hand, announced, rules):
+    """Each announcement against the ones before it and, unless a carré, every carré announced."""
+    carres = [(k, c) for k, c in announced if k is C]
+    return tuple(_reference_announcement(set(hand), kind, cards, rules,
+                                         announced[:i] + ([] if kind is C else carres))
+                 for i, (kind, cards) in enumerate(announced))
+
+
+@pytest.mark.parametrize("profile", ["ffb-annonces", "ffb-annonces; carre_minor=50", "ffb"])
+def test_the_mask_check_agrees_with_the_rules_text(profile):
+    rules = Rules.parse(profile)
+    rng = random.Random(profile)
+    kinds = [T, Q4, Q5, C]
+    problems = set()
+    for _ in range(3000):
+        deck = list(ALL_CARDS)
+        rng.shuffle(deck)
+        # hands rich in melds: a run or a carré dealt in now and then
+        hand = deck[:8]
+        if rng.random() < 0.5:
+            suit, low = rng.randrange(4), rng.randrange(5)
+            hand = list(dict.fromkeys([ALL_CARDS[8 * suit + r] for r in range(low, low + rng.randrange(3, 9 - low))]
+                                      + hand))[:8]
+        if rng.random() < 0.3:
+            rank = rng.randrange(2, 8)
+            hand = list(dict.fromkeys([ALL_CARDS[8 * s + rank] for s in range(4)] + hand))[:8]
+        announced = []
+        for meld in find_melds(hand, rules):
+            if rng.random() < 0.7:
+                cards = list(meld.cards)
+                if rng.random() < 0.3 and len(cards) > 3:  # a part of a run only
+                    cards = cards[:-1] if rng.random() < 0.5 else cards[1:]
+                kind = meld.kind if rng.random() < 0.85 else rng.choice(kinds)
+                announced.append((kind, tuple(cards)))
+        if rng.random() < 0.4:  # anything at all: cards held or not, repeated, a random kind
+            announced.append((rng.choice(kinds), tuple(rng.choice(deck) for _ in range(rng.randrange(2, 6)))))
+        rng.shuffle(announced)
+        expected = _reference_declaration(hand, announced, rules)
+        assert check_declaration(hand, announced, rules) == expected, (hand, announced)
+        for i, (kind, cards) in enumerate(announced):
+            others = announced[:i] + [a for a in announced[i + 1:] if a[0] is C and kind is not C]
+            assert check_announcement(hand, kind, cards, rules, others=others) == expected[i]
+        problems.update(r.reason for r in expected if isinstance(r, MeldProblem))
+    assert problems == ({"melds-off"} if profile == "ffb" else set(MELD_PROBLEMS) - {"melds-off"})
