@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from notation.parser import parse  # noqa: E402
-from notation.scan import scan_headers  # noqa: E402
+from notation.splitter import scan_headers  # noqa: E402
 from notation.writer import write_record  # noqa: E402
 
 COINCHE_BODY = """\

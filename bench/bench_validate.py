@@ -35,11 +35,11 @@ from notation.values import SEATS  # noqa: E402
 from notation.parser import parse  # noqa: E402
 from replayer.engine.generator import generate_record  # noqa: E402
 from replayer.engine.rules import PROFILES, Rules  # noqa: E402
-from replayer.parallel import RECORD_BYTES, chunks, unpack, validate_chunk  # noqa: E402
+from replayer.check.streams import RECORD_BYTES, chunks, unpack, validate_chunk  # noqa: E402
 from notation.parser import read_raw  # noqa: E402
-from notation.scan import split_records  # noqa: E402
+from notation.splitter import split_records  # noqa: E402
 from replayer.express import express_report  # noqa: E402
-from replayer.validator import CHUNK, new_report, validate, validate_raw, validate_stream  # noqa: E402
+from replayer.check.validator import CHUNK, new_report, validate, validate_raw, validate_stream  # noqa: E402
 
 
 def rss_mb() -> float:

@@ -1,16 +1,22 @@
-"""The Belote notation: domain values, the record model, the parser and the canonical writer.
+"""The Belote notation: domain values, the record model, the reader and the canonical writer.
 
-This package knows nothing of the rules of the game (those live in ``replayer``).
+The layers inside: ``values`` (cards, seats, calls), ``lexer`` (the words), ``splitter``
+(files into records), ``reader`` (a record into plain data), ``builder`` (that data into
+the ``Record`` model of ``record``), ``writer`` (the canonical text), ``jsonio`` (JSON),
+``grammar`` (the Lark grammar ``belote.lark``, the definition the reader is tested
+against). This package knows nothing of the rules of the game (those live in ``replayer``).
 """
 
 from .values import (ALL_CARDS, Call, CallKind, Card, Denomination, NotationError, Rank, Seat, Suit,
                     Team)
 from .errors import DealError, EncodingError, JSONFormatError, LimitError, RecordSyntaxError, WriteError
 from .jsonio import from_json, to_json
+from .builder import record_data, to_record
 from .parser import ParseResult, parse, parse_file, parse_record
+from .reader import RecordData, read_record
 from .record import (TAG_ROSTER, Announcement, CallEntry, CardEntry, Claim, Hand, MeldKind, Pos, Record, Source,
                      Trick)
-from .scan import Headers, scan_headers
+from .splitter import Headers, RawRecord, scan_headers, split_records
 from .writer import dumps, write_file, write_record
 
 __all__ = [
@@ -18,5 +24,6 @@ __all__ = [
     "Denomination", "EncodingError", "Hand", "Headers", "JSONFormatError", "LimitError", "MeldKind",
     "NotationError", "ParseResult", "Pos", "Rank", "Record", "RecordSyntaxError", "Seat", "Source", "Suit",
     "TAG_ROSTER", "Team", "Trick", "WriteError", "dumps", "from_json", "parse", "parse_file", "parse_record",
-    "scan_headers", "to_json", "write_file", "write_record",
+    "RawRecord", "RecordData", "read_record", "record_data", "scan_headers", "split_records", "to_json",
+    "to_record", "write_file", "write_record",
 ]

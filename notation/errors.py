@@ -19,20 +19,22 @@ class RecordSyntaxError(NotationError):
     """A record that does not follow the notation.
 
     ``problem`` is the short description (``unexpected "XZ"``), ``expected``
-    says in words what would have been valid there (may be empty).
+    says in words what would have been valid there (may be empty). Every value is
+    one of the error's ``args``, so it pickles as any exception does.
     """
 
-    def __init__(self, problem: str, *, record_index: int = 0, line: int = 1, column: int = 1,
-                 text: str = "", expected: str = "", source_line: str = "") -> None:
+    def __init__(self, problem: str, record_index: int = 0, line: int = 1, column: int = 1, text: str = "",
+                 expected: str = "", source_line: str = "", *more: object) -> None:
+        ValueError.__init__(self, problem, record_index, line, column, text, expected, source_line, *more)
         self.problem = problem
         self.record_index = record_index
         self.line = line
         self.column = column
+        self.text = text
         self.expected = expected
         self.source_line = source_line.rstrip("\r\n")
-        super().__init__(self._format(), text)
 
-    def _format(self) -> str:
+    def __str__(self) -> str:
         head = f"record {self.record_index + 1}, line {self.line}:{self.column}: {self.problem}"
         if self.expected:
             head += f": expected {self.expected}"
@@ -46,17 +48,6 @@ class RecordSyntaxError(NotationError):
             caret_at = self.column
         return f"{head}\n  {shown}\n  {' ' * (caret_at - 1)}^"
 
-    def __reduce__(self):  # keep keyword-only arguments picklable
-        return (_rebuild, (type(self), self.problem, self.__dict__))
-
-
-def _rebuild(cls: type, problem: str, state: dict) -> RecordSyntaxError:
-    error = cls.__new__(cls)
-    ValueError.__init__(error, problem)
-    error.__dict__.update(state)
-    error.args = (error._format(),)
-    return error
-
 
 class DealError(RecordSyntaxError):
     """The deal as written cannot be a deal: 9 cards in a hand, a fifth hand,
@@ -67,9 +58,10 @@ class EncodingError(RecordSyntaxError):
     """Bytes that are not UTF-8; ``byte_offset`` is the offset of the first bad
     byte in the file."""
 
-    def __init__(self, problem: str, *, byte_offset: int, **kwargs) -> None:
+    def __init__(self, problem: str, record_index: int = 0, line: int = 1, column: int = 1, text: str = "",
+                 expected: str = "", source_line: str = "", byte_offset: int = 0) -> None:
+        super().__init__(problem, record_index, line, column, text, expected, source_line, byte_offset)
         self.byte_offset = byte_offset
-        super().__init__(problem, **kwargs)
 
 
 class LimitError(RecordSyntaxError):

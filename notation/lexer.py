@@ -21,14 +21,14 @@ from .values import (ALL_CARDS, ANNOTATIONS, Call, CallKind, MeldKind, NotationE
 
 # --- tag pairs ---------------------------------------------------------------------------------
 
-TAG_NAME = r"[A-Za-z0-9_]+"
-TAG_VALUE = r'"((?:[^"\\\n]|\\["\\])*)"'
+TAG_NAME = r"[A-Za-z0-9_]++"
+TAG_VALUE = r'"((?:[^"\\\n]++|\\["\\])*+)"'
 TAG_PAIR = re.compile(rf"\[[ \t]*({TAG_NAME})[ \t]*{TAG_VALUE}[ \t]*\]")
 """``[Name "value"]``: only ``\\"`` and ``\\\\`` escapes; spaces and tabs around the name and value."""
 TAG_START = re.compile(rb'[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*"')
 """A line that starts a tag pair (bytes): where the splitter may end a record."""
-TAG_LINE = re.compile(rf"{TAG_PAIR.pattern}[ \t]*")
-"""A line holding one tag pair and nothing else (after its indentation)."""
+TAG_LINES = re.compile(rf"(?:[ \t]*+(?:{TAG_PAIR.pattern}[ \t]*+)++\n)*+")
+"""Lines of tag pairs and nothing else (no comment): the usual head of a record."""
 TAG_ITEM = re.compile(rf"{TAG_PAIR.pattern}|\{{([^}}]*)\}}|;(.*)|\s+|(\S)")
 """The items of a line of tag pairs: a pair (groups 1, 2), a comment (3, 4), blanks, anything else (5)."""
 _UNESCAPE = re.compile(r'\\(["\\])')
@@ -56,6 +56,38 @@ def words(line: str) -> list[str]:
 def word_columns(line: str) -> list[int]:
     """The 0-based offset of each item ``words(line)`` gives, for a position shown to people."""
     return [m.start() for m in TOKEN.finditer(line)]
+
+
+def comment_open(line: str, open_: bool = False, quotes: bool = False) -> bool:
+    """Whether a ``{`` comment is still open at the end of ``line`` (``open_``: one was open at
+    its start). ``;`` outside a comment ends the line; with ``quotes`` (a line of tag pairs),
+    ``{`` and ``;`` inside a quoted tag value are text."""
+    return open_comment(line, open_, quotes) is not None
+
+
+def open_comment(line: str, open_: bool = False, quotes: bool = False) -> int | None:
+    """Where the ``{`` of a comment still open at the end of ``line`` is (-1: it was open at the
+    start of the line), None when no comment is open there (see ``comment_open``)."""
+    start = -1 if open_ else None
+    in_string = escaped = False
+    for offset, char in enumerate(line):
+        if start is not None:
+            if char == "}":
+                start = None
+        elif in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"' and quotes:
+            in_string = True
+        elif char == "{":
+            start = offset
+        elif char == ";":
+            break
+    return start
 
 
 def comment_text(token: str) -> str:
@@ -102,7 +134,8 @@ AUCTION_KINDS = frozenset({CallKind.PASS, CallKind.BID, CallKind.CAPOT, CallKind
 
 # Words read before: a file repeats a few hundred. Only words that mean something are kept, so
 # a hostile file of distinct bad words cannot grow the caches (there are some 25,000 played words).
-_PLAYED: dict[str, tuple[int, Seat | None, str | None]] = {}
+KNOWN_PLAYS: dict[str, tuple[int, Seat | None, str | None]] = {}
+"""The played words read so far (``played`` fills it): the reader looks a whole line up at once."""
 _CALLS: dict[str, tuple[Call, Seat | None, str | None]] = {}
 _ANNOTATED = re.compile(r"(.+?)(!!|\?\?|!\?|\?!|!|\?)?")
 
@@ -128,13 +161,13 @@ def _split_annotation(word: str, whole: dict) -> tuple[str, str | None] | None:
 
 def played(word: str) -> tuple[int, Seat | None, str | None] | None:
     """A played card ``[seat:]card[annotation]``: (card index or UNKNOWN, seat or None, annotation)."""
-    found = _PLAYED.get(word)
+    found = KNOWN_PLAYS.get(word)
     if found is None:
         parts = _split_seat(word)
         card = parts and _split_annotation(parts[1], CARD_WORDS)
         if not card:
             return None
-        found = _PLAYED[word] = (CARD_WORDS[card[0]], parts[0], card[1])  # type: ignore[index]
+        found = KNOWN_PLAYS[word] = (CARD_WORDS[card[0]], parts[0], card[1])  # type: ignore[index]
     return found
 
 

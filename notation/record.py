@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from .values import ANNOTATIONS, DECLARATIONS, Call, Card, MeldKind, Seat, canonical_hand_order
+from .writer import write_record
 
 TAG_ROSTER: tuple[str, ...] = ("Event", "Site", "Date", "Round", "Deal", "North", "East", "South", "West",
                                "Dealer", "Variant", "Rules", "Target", "Score", "Result")
@@ -197,8 +198,6 @@ class Record:
         return tuple(entry for trick in self.tricks for entry in trick.plays)
 
     def __str__(self) -> str:
-        from .writer import write_record
-
         return write_record(self)
 
 

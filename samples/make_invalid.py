@@ -21,12 +21,12 @@ from notation.parser import parse
 from notation.record import Announcement, CallEntry, Claim, MeldKind, Record
 from replayer.engine.bidding import AuctionState
 from replayer.engine.claims import claim_holds
-from replayer.findings import CATALOGUE, Finding
+from replayer.check.findings import CATALOGUE, Finding
 from replayer.engine.generator import GeneratedDeal, generate_deal
-from replayer.matches import check_matches
+from replayer.check.matches import check_matches
 from replayer.engine.rules import Rules
 from replayer.engine.scoring import MatchState, Outcome
-from replayer.validator import validate
+from replayer.check.validator import validate
 
 
 # --- the invalid samples ---------------------------------------------------------

@@ -33,10 +33,10 @@ from notation.parser import parse_record
 from notation.record import Announcement, Claim, MeldKind, Record
 from notation.writer import write_record
 from replayer.engine.generator import GeneratedDeal, generate_deal
-from replayer.matches import check_matches
+from replayer.check.matches import check_matches
 from replayer.engine.rules import Rules
 from replayer.engine.scoring import Outcome
-from replayer.validator import validate
+from replayer.check.validator import validate
 
 
 # --- the valid samples -----------------------------------------------------------

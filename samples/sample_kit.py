@@ -21,7 +21,7 @@ from replayer.engine.generator import GeneratedDeal, GeneratedMatch, deal_record
 from replayer.engine.play import PlayState  # noqa: E402
 from replayer.engine.rules import Rules  # noqa: E402
 from replayer.engine.scoring import Outcome  # noqa: E402
-from replayer.validator import validate  # noqa: E402
+from replayer.check.validator import validate  # noqa: E402
 
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
 SEARCH_LIMIT = 200_000

@@ -14,8 +14,8 @@ from notation.values import SEATS
 from notation.errors import WriteError
 from replayer import archive_import, archive_store
 from replayer.archive import Archive, ArchiveError, SearchQuery
-from replayer.archive_cli import import_command
-from replayer.archive_schema import MIGRATIONS, RECORD_INDEXES
+from replayer.cli.import_command import import_command
+from replayer.archive.schema import MIGRATIONS, RECORD_INDEXES
 from replayer.engine.generator import generate_record
 from replayer.engine.rules import Rules
 
@@ -525,7 +525,7 @@ def test_cli_default_db_from_environment(tmp_path: Path, monkeypatch) -> None:
     assert CliRunner().invoke(import_command, [str(SAMPLES[0])]).exit_code == 0
     assert Archive(tmp_path / "env.sqlite").count() == 1
     monkeypatch.delenv("BELOTE_DB")
-    from replayer.archive_cli import default_db
+    from replayer.cli.import_command import default_db
     from replayer.web import default_db_path
 
     assert default_db() == default_db_path()  # what `belote serve` opens

@@ -27,8 +27,8 @@ from sqlite_utils import Database
 
 from notation.values import SEATS
 from replayer.archive import DEFAULT_TIMEOUT, Archive, ArchiveBusyError, ArchiveError
-from replayer.archive_cli import import_command
-from replayer.archive_schema import MIGRATIONS, migrate
+from replayer.cli.import_command import import_command
+from replayer.archive.schema import MIGRATIONS, migrate
 from replayer.engine.generator import generate_record
 from replayer.engine.rules import Rules
 from replayer.web.errors import handle_database_error

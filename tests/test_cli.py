@@ -208,7 +208,7 @@ def test_unreadable_file_exits_2(runner, files, monkeypatch):
     def refuse(name, mode="r", *args, **kwargs):
         raise PermissionError(13, "Permission denied", name)
 
-    monkeypatch.setattr("replayer.inputs.open", refuse, raising=False)
+    monkeypatch.setattr("replayer.cli.inputs.open", refuse, raising=False)
     result = run(runner, "validate", files["coinche"])
     assert (result.exit_code, result.stderr) == (2, f"belote: {files['coinche']}: permission denied\n")
 

@@ -10,10 +10,10 @@ import pytest
 from notation.values import Denomination, Seat, Team
 from replayer.engine.contract import Contract
 from replayer.engine.generator import generate_match
-from replayer.matches import check_match, check_matches
+from replayer.check.matches import check_match, check_matches
 from replayer.engine.rules import Rules
 from replayer.engine.scoring import FinishedDeal, score_deal
-from replayer.validator import Report, validate
+from replayer.check.validator import Report, validate
 
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
 FFB = Rules.parse("ffb")

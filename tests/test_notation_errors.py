@@ -9,7 +9,7 @@ import pytest
 
 from notation import (DealError, Pos, EncodingError, LimitError, NotationError, RecordSyntaxError, parse,
                       parse_record)
-from notation.scan import MAX_LINE
+from notation.splitter import MAX_LINE
 from notation_samples import CLASSIC, COINCHE, PARTIAL
 
 

@@ -6,13 +6,13 @@ import random
 
 import pytest
 
-import replayer.parallel as parallel
+import replayer.check.streams as parallel
 from notation.values import SEATS
-from notation.scan import split_records
+from notation.splitter import split_records
 from replayer.engine.generator import generate_record
-from replayer.parallel import chunks, pack, unpack
+from replayer.check.streams import chunks, pack, unpack
 from replayer.engine.rules import PROFILES, Rules
-from replayer.validator import Report, validate_stream
+from replayer.check.validator import Report, validate_stream
 
 
 def _texts(count: int = 24) -> list[str]:

@@ -277,19 +277,6 @@ def _corpus() -> list[bytes]:
     return corpus
 
 
-def test_fast_paths_agree_with_the_grammar_and_the_word_reader(monkeypatch):
-    from notation import parser, sections
-    corpus = _corpus()
-    fast = [_outcomes(data) for data in corpus]
-    canonical_records = sum(parser._CANONICAL.fullmatch(r.source.text) is not None for data in corpus
-                            for r in parse(data) if r.ok)
-    assert canonical_records > 1000  # the shortcut is taken, and tested, often
-    monkeypatch.setattr(parser, "_read_canonical", lambda text: None)  # every record through Lark
-    monkeypatch.setattr(sections, "_canonical_trick_line", lambda *args: False)  # tricks word by word
-    for data, expected in zip(corpus, fast):
-        assert _outcomes(data) == expected, data
-
-
 def test_every_record_starts_at_its_byte_offset_and_line():
     for data in _corpus():
         for result in parse(data):

@@ -12,15 +12,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from notation import scan
+from notation import splitter as scan
 from notation.errors import LimitError
 from notation.jsonio import from_json, to_json
 from notation.parser import parse, parse_record
-from notation.scan import MAX_RECORD, scan_headers, split_records
+from notation.splitter import MAX_RECORD, scan_headers, split_records
 from notation.writer import dumps, write_record
 from replayer.archive import Archive
 from replayer.cli import belote
-from replayer.validator import validate_stream
+from replayer.check.validator import validate_stream
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = (ROOT / "samples" / "01-classic-round1.belote").read_text(encoding="utf-8")

@@ -11,7 +11,7 @@ from notation.values import Card, Seat
 from notation.record import Record, Trick
 from replayer.engine.generator import generate_record
 from replayer.engine.rules import PROFILES, Rules
-from replayer.validator import validate
+from replayer.check.validator import validate
 
 SEATS = tuple(Seat)
 

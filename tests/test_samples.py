@@ -21,9 +21,9 @@ import pytest
 from notation.parser import parse
 from notation.record import Record
 from notation.writer import dumps
-from replayer.findings import CATALOGUE
-from replayer.matches import check_matches
-from replayer.validator import validate
+from replayer.check.findings import CATALOGUE
+from replayer.check.matches import check_matches
+from replayer.check.validator import validate
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 LENIENT = SAMPLES / "16-lenient-import.belote"

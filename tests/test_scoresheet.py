@@ -10,8 +10,8 @@ import pytest
 
 from notation.values import Seat, Team
 from notation.parser import parse_file, parse_record
-from replayer.scoresheet import AFTER_THE_END, AS_RECORDED, LitigeAward, score_sheet
-from replayer.validator import Report, validate
+from replayer.check.scoresheet import AFTER_THE_END, AS_RECORDED, LitigeAward, score_sheet
+from replayer.check.validator import Report, validate
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST

@@ -10,8 +10,8 @@ import pytest
 from notation.values import Card, Seat
 from notation.parser import parse, parse_record
 from notation.record import Claim
-from replayer.timeline import CARD, CLAIM, DEAL, END, Timeline, build_timeline
-from replayer.validator import validate
+from replayer.web.steps import CARD, CLAIM, DEAL, END, Timeline, build_timeline
+from replayer.check.validator import validate
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 

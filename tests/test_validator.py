@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from notation.values import SEATS
 from notation.parser import parse
-from replayer.findings import CATALOGUE, Severity
+from replayer.check.findings import CATALOGUE, Severity
 from replayer.engine.generator import generate_record
 from replayer.engine.rules import PROFILES, Rules
-from replayer.validator import validate, validate_stream
+from replayer.check.validator import validate, validate_stream
 
 # Legal deals made by replayer.engine.generator, kept as text so that the positions below stay exact.
 CLASSIC = """\
@@ -536,7 +536,7 @@ def test_every_rule_id_is_documented():
 def test_missing_seat_prefixes_are_filled_in_from_the_rules():
     import re
 
-    from replayer.validator import fill_seats
+    from replayer.check.validator import fill_seats
 
     bare = re.sub(r"\b[NESW]:", "", CLASSIC).replace('[Dealer "S"]\n', "")
     assert "E:" not in bare.split("play")[1]
@@ -569,7 +569,7 @@ def test_a_claim_in_the_middle_of_a_trick_is_checked_and_scored():
 
 def test_a_claim_before_any_card_is_checked_and_a_search_past_its_budget_is_unknown():
     from replayer.engine.claims import claim_holds
-    from replayer.replay import replay
+    from replayer.check.faults import replay
 
     head = MUST_TRUMP.split("play\n")[0]
     report = check(head + "play\nclaim E\n")

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from notation.parser import parse_file
-from replayer.scoresheet import score_sheet
-from replayer.validator import validate
+from replayer.check.scoresheet import score_sheet
+from replayer.check.validator import validate
 from replayer.web.chart import fmt, frame_for, nice_step, score_chart
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"

@@ -65,6 +65,19 @@ class Contract:
         suffix = ("", " coinche", " surcoinche")[self.doubling]
         return f"{level}{suffix} by {self.taker}"
 
+    @classmethod
+    def parse(cls, text: str) -> Contract:
+        """The contract ``str()`` gives: ``110H coinche by S``, ``capotS by N``, ``H by E``."""
+        level, _, taker = text.rpartition(" by ")
+        level, _, doubled = level.partition(" ")
+        doubling = ("", "coinche", "surcoinche").index(doubled)
+        for word, flags in (("capot", (True, False)), ("generale", (False, True))):
+            if level.startswith(word):
+                return contract_of(Seat.parse(taker), Denomination.parse(level[len(word):]), None, *flags, doubling)
+        digits = len(level) - len(level.lstrip("0123456789"))
+        value = int(level[:digits]) if digits else None
+        return contract_of(Seat.parse(taker), Denomination.parse(level[digits:]), value, doubling=doubling)
+
 
 _INTERNED: dict[tuple, Contract] = {}
 

@@ -92,6 +92,12 @@ class SideScore(NamedTuple):
                 "last_trick": self.last_trick, "points": self.points, "belote": self.belote,
                 "melds": self.melds, "total": self.total, "rounding": self.rounding, "score": self.score}
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SideScore:
+        """The side ``as_dict`` gave."""
+        return cls(Team.parse(data["team"]), data["role"], data["card_points"], data["last_trick"], data["points"],
+                   data["belote"], data["melds"], data["total"], data["score"], data["rounding"])
+
 
 class DealScore(NamedTuple):
     """The score of one deal with its breakdown, per team and per role."""
@@ -162,6 +168,18 @@ class DealScore(NamedTuple):
                 "capot": str(self.capot) if self.capot else None, "litige_hold": self.litige_hold,
                 "meld_team": str(self.meld_team) if self.meld_team else None, "formula": self.formula,
                 "sides": [s.as_dict() for s in (self.ns, self.ew) if s], "score": list(self.scores)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DealScore:
+        """The score ``as_dict`` gave."""
+        sides = {side.team: side for side in map(SideScore.from_dict, data["sides"])}
+
+        def team(key: str) -> Team | None:
+            return Team.parse(data[key]) if data[key] else None
+
+        contract = Contract.parse(data["contract"]) if data["contract"] else None
+        return cls(contract, Outcome(data["outcome"]), sides.get(Team.NS), sides.get(Team.EW), data["contract_value"],
+                   data["multiplier"], team("capot"), data["litige_hold"], team("meld_team"), data["formula"])
 
 
 def void_deal_score() -> DealScore:

@@ -7,17 +7,14 @@ from typing import Any
 
 from flask import Blueprint, abort, jsonify, request, url_for
 
-from notation.errors import RecordSyntaxError
 from notation.jsonio import to_json
-from notation.parser import parse_record
-from replayer.engine.rules import RulesError
-from replayer.timeline import build_timeline
-from replayer.validator import validate
+from replayer.archive import stored_record
 
 from .archive_views import query_args, run_search
 from .checking import check, is_blank
 from .db import get_archive
 from .security import FORM_TYPES
+from .steps import build_timeline
 from .submit_views import submitted_data
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -72,15 +69,13 @@ def record(record_id: int):
         abort(404, description=f"no record {record_id}")
     out = public(row)
     out["findings"] = archive.findings(record_id)
-    try:
-        parsed = parse_record(row["raw"])
-        report = validate(parsed, row["rules"])
-    except (RecordSyntaxError, RulesError) as error:  # stored records parse; an archive edited by hand may not
-        out.update(record=None, report=None, timeline=None, problem=str(error))
+    stored = stored_record(row)
+    if stored.record is None or stored.report is None:  # an archive edited by hand
+        out.update(record=None, report=None, timeline=None, problem=stored.error)
         return jsonify(out)
-    out["record"] = to_json(parsed)
-    out["report"] = report.as_dict()
-    out["timeline"] = build_timeline(parsed, report).as_dict()
+    out["record"] = to_json(stored.record)
+    out["report"] = stored.report.as_dict()
+    out["timeline"] = build_timeline(stored.record, stored.report).as_dict()
     return jsonify(out)
 
 

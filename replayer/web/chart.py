@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from markupsafe import Markup, escape
 
 from notation.values import Team
-from replayer.scoresheet import ScoreSheet
+from replayer.check.scoresheet import ScoreSheet
 
 SVG_NS = "http://www.w3.org/2000/svg"
 Y_TICKS = 5  # about this many intervals on the points axis

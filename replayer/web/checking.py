@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from notation.parser import parse
-from replayer.findings import Finding, Severity
-from replayer.matches import MatchReport, check_matches
-from replayer.validator import Report, validate
+from replayer.check.findings import Finding, Severity
+from replayer.check.matches import MatchReport, check_matches
+from replayer.check.validator import Report, validate
 
 
 @dataclass(frozen=True)

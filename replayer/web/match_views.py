@@ -1,8 +1,7 @@
 """The match pages: the deals of a stored match with a running score sheet and a score chart.
 
-Every record of the match is re-validated from its raw text with the rules it was
-stored with (about a millisecond each), then ``replayer.scoresheet`` lays out the
-sheet; nothing about the match is recomputed here.
+The reports the archive kept of the match's records go to ``check.scoresheet``, which lays
+out the sheet; nothing is validated again here.
 """
 
 from __future__ import annotations
@@ -12,11 +11,10 @@ from typing import Any, Mapping
 from flask import Blueprint, abort, jsonify, render_template, url_for
 
 from notation.values import SEATS
-from notation.parser import parse_record
-from replayer.findings import Location, make_finding
-from replayer.engine.rules import RulesError
-from replayer.scoresheet import ScoreSheet, score_sheet
-from replayer.validator import Report, validate
+from replayer.archive import stored_record
+from replayer.check.findings import Location, make_finding
+from replayer.check.report import Report
+from replayer.check.scoresheet import ScoreSheet, score_sheet
 
 from .chart import score_chart
 from .db import get_archive
@@ -47,23 +45,19 @@ def _load(match_id: int) -> tuple[Mapping[str, Any], ScoreSheet]:
     match = archive.get_match(match_id)
     if match is None:
         abort(404, description=f"There is no match {match_id} in the archive.")
-    # match_records may leave the texts out (a listing): then each record is read whole
-    rows = [row if "raw" in row else archive.get(row["id"]) or row for row in archive.match_records(match_id)]
+    # match_records leaves the texts out (a listing): each record is read whole
+    rows = [archive.get(row["id"]) or row for row in archive.match_records(match_id)]
     reports = [_report(row, i) for i, row in enumerate(rows)]
     return match, score_sheet(reports, keys=[row["id"] for row in rows])
 
 
-def _report(row: Mapping[str, Any], index: int) -> Report:
-    """The record re-validated as stored; a record that no longer parses becomes a report of its error."""
-    try:
-        record = parse_record(row.get("raw") or "")
-    except ValueError as error:  # RecordSyntaxError: the archive stores parseable records only
-        finding = make_finding("syntax-error", str(error), Location(index, 1, 1))
-        return Report(index, (finding,), row.get("rules") or "ffb")
-    try:
-        return validate(record, row.get("rules") or None, index)
-    except RulesError:  # a rules string that this version no longer reads: the record's own tags decide
-        return validate(record, None, index)
+def _report(row: dict[str, Any], index: int) -> Report:
+    """The report the archive kept; a record whose text no longer reads becomes a report of its error."""
+    stored = stored_record(row)
+    if stored.report is None:
+        finding = make_finding("syntax-error", stored.error or "unreadable record", Location(index, 1, 1))
+        return Report(index, (finding,), None)
+    return stored.report.renumbered(index)
 
 
 def _title(match: Mapping[str, Any], sheet: ScoreSheet) -> str:

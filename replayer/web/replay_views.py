@@ -21,16 +21,15 @@ from urllib.parse import urlencode
 from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
 from markupsafe import Markup
 
-from notation.values import SEATS, Card, NotationError, Seat
 from notation.jsonio import to_json
-from notation.parser import parse_record
 from notation.record import Record
-from replayer.findings import Finding
-from replayer.engine.rules import RulesError
-from replayer.timeline import END, Timeline, build_timeline
-from replayer.validator import Report, validate
+from notation.values import SEATS, Card, NotationError, Seat
+from replayer.archive import stored_record
+from replayer.check.findings import Finding
+from replayer.check.report import Report
 
 from .db import get_archive
+from .steps import END, Timeline, build_timeline
 
 bp = Blueprint("replay", __name__)
 
@@ -41,7 +40,8 @@ PLACES = ("bottom", "left", "top", "right")
 
 @dataclass(frozen=True)
 class Analysis:
-    """A stored record re-read and re-validated; ``error`` when its text no longer parses."""
+    """A stored record read again with the report the archive kept, and its steps; ``error``
+    when its text no longer reads."""
 
     record: Record | None
     report: Report | None
@@ -50,25 +50,20 @@ class Analysis:
 
 
 @functools.lru_cache(maxsize=256)
-def analyse(raw: str, rules: str | None) -> Analysis:
-    """Parse and validate a stored raw text as the archive did (cached: a replay is
-    stepped through many times; the values are immutable)."""
-    try:
-        record = parse_record(raw)
-    except (NotationError, ValueError) as error:
-        return Analysis(None, None, None, str(error).splitlines()[0] if str(error) else "unreadable record")
-    try:  # no repair suggestions: the page does not show them and they cost up to a second
-        report = validate(record, rules or None, repair=False)
-    except RulesError:  # a rules string the engine no longer accepts: the record's own tags decide
-        report = validate(record, repair=False)
-    return Analysis(record, report, build_timeline(record, report))
+def analyse(raw: str, report: str) -> Analysis:
+    """The record of a stored text and its stored report, with its steps (cached: a replay is
+    stepped through many times, and the values are immutable)."""
+    stored = stored_record({"raw": raw, "report": report})
+    if stored.record is None or stored.report is None:
+        return Analysis(None, None, None, stored.error or "unreadable record")
+    return Analysis(stored.record, stored.report, build_timeline(stored.record, stored.report))
 
 
 def load(record_id: int) -> tuple[dict[str, Any], Analysis]:
     row = get_archive().get(record_id)
     if row is None:
         abort(404, description=f"There is no record {record_id} in the archive.")
-    return row, analyse(row["raw"] or "", row.get("rules"))
+    return row, analyse(row["raw"] or "", row["report"] or "")
 
 
 # --- view options -------------------------------------------------------------

@@ -21,6 +21,7 @@ import contextlib
 import hashlib
 import hmac
 import io
+import json
 import math
 import os
 import pathlib
@@ -32,12 +33,15 @@ from typing import Any, BinaryIO, Callable, Iterable, Iterator, Mapping
 
 from sqlite_utils import Database
 
-from .archive_import import Reader
-from .archive_schema import MIGRATIONS, RECORD_INDEXES, migrate
-from .archive_store import Importer
-from .engine.rules import Rules
-from .findings import Finding
-from .parallel import RECORD_BYTES
+from notation import Record, RecordSyntaxError, parse_record
+
+from .importer import Reader
+from .schema import MIGRATIONS, RECORD_INDEXES, migrate
+from .store import Importer
+from ..engine.rules import Rules
+from ..check.findings import Finding
+from ..check.report import Report
+from ..check.streams import RECORD_BYTES
 
 Progress = Callable[[int], None]
 # Seconds a write waits for another writer's transaction before giving up: long enough for
@@ -72,6 +76,29 @@ class ImportSummary:
     unparseable: tuple[tuple[str, int, int, str], ...]
     ids: tuple[int, ...]  # the new records' ids, in input order
     invalid: int = 0  # new records with at least one error
+
+
+@dataclass(frozen=True)
+class StoredRecord:
+    """A stored record as the pages show it: its row, its ``Record`` read again from its text
+    and the report kept at import (lines from 1 of its own text). ``error`` says why the
+    text no longer reads (an archive edited by hand); the record and report are then None."""
+
+    row: dict[str, Any]
+    record: Record | None
+    report: Report | None
+    error: str | None = None
+
+
+def stored_record(row: dict[str, Any]) -> StoredRecord:
+    """The record of a ``records_full`` row (``Archive.get``): read, not validated again."""
+    try:
+        record = parse_record(row["raw"] or "")
+    except RecordSyntaxError as error:
+        return StoredRecord(row, None, None, str(error).splitlines()[0])
+    if not row.get("report"):  # an archive edited by hand
+        return StoredRecord(row, None, None, "no report is stored for this record")
+    return StoredRecord(row, record, Report.from_stored(json.loads(row["report"]), record.tags))
 
 
 @dataclass(frozen=True)

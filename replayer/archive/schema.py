@@ -11,9 +11,10 @@ Tables:
   same deal is never stored twice), the tags as columns, what the validator
   made of it, where it came from, its match, the owner token's hash of a
   submitted record;
-* ``record_texts``: the raw text of each record as submitted and its canonical
-  text, apart so that ``records`` stays narrow (searches that scan or sort it
-  read a tenth of the bytes); the view ``records_full`` joins the two;
+* ``record_texts``: the raw text of each record as submitted, its canonical
+  text and its validation report (JSON, ``Report.stored()``), apart so that
+  ``records`` stays narrow (searches that scan or sort it read a tenth of the
+  bytes); the view ``records_full`` joins the two;
 * ``findings``: the validator's findings per record, line and column relative
   to the record's raw text (line 1 = its first line);
 * ``matches``: runs of consecutive records of one file with the same Event and
@@ -25,8 +26,15 @@ Tables:
 
 from __future__ import annotations
 
+import json
+
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
+
+from notation import parse
+
+from ..check.validator import validate
+from ..engine.rules import Rules, RulesError
 
 MIGRATIONS = Migrations("belote-archive")
 
@@ -94,6 +102,32 @@ def m003_search_indexes(db: Database) -> None:
 def m004_full_view(db: Database) -> None:
     db.create_view("records_full", "SELECT records.*, record_texts.raw, record_texts.canonical "
                                    "FROM records JOIN record_texts ON record_texts.record_id = records.id")
+
+
+@MIGRATIONS()
+def m005_stored_reports(db: Database) -> None:
+    """Each record's validation report, kept so that a page never validates a stored record
+    again; the records stored before are validated once, here, as the import did."""
+    db["record_texts"].add_column("report", str)
+    rows = db.execute("SELECT record_texts.record_id, record_texts.raw, records.rules FROM record_texts "
+                      "JOIN records ON records.id = record_texts.record_id").fetchall()
+    for record_id, raw, rules in rows:
+        db.execute("UPDATE record_texts SET report = ? WHERE record_id = ?", [stored_report(raw, rules), record_id])
+    db.execute("DROP VIEW records_full")
+    db.create_view("records_full", "SELECT records.*, record_texts.raw, record_texts.canonical, record_texts.report "
+                                   "FROM records JOIN record_texts ON record_texts.record_id = records.id")
+
+
+def stored_report(raw: str, rules: str | None) -> str:
+    """The report of a stored record's text as the archive keeps it (JSON), validated under the
+    rules it was stored with."""
+    result = next(parse(raw))
+    try:
+        given = Rules.parse(rules) if rules and rules != "?" else None
+    except RulesError:  # rules this version no longer reads: the record's own tags decide
+        given = None
+    report = validate(result, given, 0, repair=False)
+    return json.dumps(report.stored(), ensure_ascii=False, separators=(",", ":"))
 
 
 def migrate(db: Database) -> list[str]:

@@ -27,19 +27,20 @@ from notation.errors import JSONFormatError, RecordSyntaxError, WriteError
 from notation.jsonio import from_json, to_json
 from notation.parser import ParseResult, parse
 from notation.record import Record
-from notation.scan import MAX_RECORD
+from notation.splitter import MAX_RECORD
 from notation.writer import write_file
 
-from .archive_cli import import_command
-from .engine.generator import generate_match
-from .engine.rules import Rules, RulesError
-from .findings import Finding, Severity
+from .import_command import import_command
+from ..engine.generator import generate_match
+from ..engine.rules import Rules, RulesError
+from ..check.findings import Finding, Severity
 from .inputs import BLOCK, STDIN, Input, InputError, describe_os_error, expand, open_input
-from .matches import MatchReport, with_match_checks
-from .replay import filled_record, replay
-from .terminal import match_lines, score_lines, show_lines
-from .validator import Report, resolve_rules, validate, validate_stream
-from .web.serve import serve_command
+from ..check.matches import MatchReport, with_match_checks
+from .render import match_lines, score_lines, show_lines
+from ..check.report import Report
+from ..check.streams import validate_stream
+from ..check.validator import fill_seats, validate
+from ..web.serve import serve_command
 
 PROGRESS_MIN_BYTES = 1 << 20  # below this a run is short: no progress bar
 
@@ -328,26 +329,12 @@ def canonical_copy(source: Input, out: IO[bytes]) -> tuple[int, list[RecordSynta
         for result in parse(source):
             errors.extend(result.errors)
             if not errors and result.record is not None:
-                yield fill_missing_seats(result.record)
+                yield fill_seats(result.record)
 
     text = io.TextIOWrapper(out, encoding="utf-8", newline="\n", write_through=True)
     count = write_file(records(), text)
     text.detach()
     return count, errors
-
-
-def fill_missing_seats(record: Record) -> Record:
-    """The record with the seat prefixes a transcriber left out, as its replay credits
-    them (``filled_record``), when the replay finds nothing wrong (notes aside); else
-    the record as it is."""
-    calls = record.auction if record.auction is not None else record.taking or ()
-    if all(entry.seat is not None for entry in calls) and all(entry.seat is not None for entry in record.plays):
-        return record
-    rules, problems = resolve_rules(record, None)
-    run = replay(record, rules)
-    if problems or any(f.severity is not Severity.INFO for f in run.findings):
-        return record
-    return filled_record(run)
 
 
 # --- convert ------------------------------------------------------------------
@@ -472,7 +459,7 @@ def show_command(file: str, number: int | None, rules: Rules | None) -> None:
                 continue
             report = validate(result, rules)
             faulty += not report.ok
-            click.echo("\n".join(show(result, report, rules)) + "\n")
+            click.echo("\n".join(show(result, report)) + "\n")
             if number is not None:
                 break
     if count == 0:
@@ -482,12 +469,11 @@ def show_command(file: str, number: int | None, rules: Rules | None) -> None:
     sys.exit(1 if faulty else 0)
 
 
-def show(result: ParseResult, report: Report, rules: Rules | None) -> list[str]:
+def show(result: ParseResult, report: Report) -> list[str]:
     """The lines of ``belote show`` for one parsed record and its report."""
     if result.record is None:
         return report.text().splitlines()
-    run = replay(result.record, resolve_rules(result.record, rules)[0], result.index)
-    return show_lines(result.record, run, report)
+    return show_lines(result.record, report)
 
 
 # --- generate -----------------------------------------------------------------

@@ -25,10 +25,10 @@ from typing import Any, Iterable, Iterator, Sequence
 from notation.values import Seat, Team
 from notation.record import parse_score_pair
 
-from .engine.rules import Rules, RulesError, rules_from_text, rules_name
-from .engine.scoring import DealScore, MatchState, Outcome
+from ..engine.rules import Rules, rules_from_text
+from ..engine.scoring import DealScore, MatchState, Outcome
 from .findings import Finding, Location, make_finding
-from .validator import Report
+from .report import Report
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +56,7 @@ class MatchReport:
 
     event: str | None
     round: str | None
-    rules: str
+    rules: Rules
     target: int
     deals: tuple[MatchDeal, ...]
     findings: tuple[Finding, ...]
@@ -69,7 +69,7 @@ class MatchReport:
         return not any(f.severity.rank == 0 for f in self.findings)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"event": self.event, "round": self.round, "rules": self.rules, "target": self.target,
+        return {"event": self.event, "round": self.round, "rules": str(self.rules), "target": self.target,
                 "ok": self.ok, "totals": _pair(self.totals), "winner": str(self.winner) if self.winner else None,
                 "pending_litige": self.pending_litige, "deals": [d.as_dict() for d in self.deals],
                 "findings": [f.as_dict() for f in self.findings]}
@@ -159,7 +159,7 @@ def check_match(reports: Sequence[Report], rules: Rules | None = None) -> MatchR
         findings.append(make_finding("litige-lost", f"a litige hold of {state.pending_litige} is still open at "
                                      f"the end of the match: it is lost", Location(last.index)))
     return MatchReport(reports[0].tag("Event") if reports else None, reports[0].tag("Round") if reports else None,
-                       rules_name(rules), state.target, tuple(deals), tuple(findings), state.totals if known else None,
+                       rules, state.target, tuple(deals), tuple(findings), state.totals if known else None,
                        state.winner if known else None, state.pending_litige)
 
 
@@ -189,12 +189,8 @@ class _RecordedScore:
 
 
 def _rules_of(reports: Sequence[Report]) -> Rules:
-    for report in reports:
-        try:
-            return rules_from_text(report.rules)
-        except RulesError:
-            continue
-    return rules_from_text("ffb")
+    """The rules of the first deal that was read (a record that could not be read has none)."""
+    return next((report.rules for report in reports if report.rules is not None), rules_from_text("ffb"))
 
 
 def _text(pair: tuple[int, int] | None) -> str:

@@ -13,9 +13,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable, Iterator
 
-from .engine.play import PlayState
-from .engine.rules import PROFILES, Rules, RulesError, rules_from_text
-from .engine.scoring import DealScore, FinishedDeal, score_deal
+from ..engine.play import PlayState
+from ..engine.rules import PROFILES, Rules, RulesError, rules_from_text
+from ..engine.scoring import DealScore, FinishedDeal, score_deal
 
 
 def every_belote(state: PlayState | None) -> tuple[int, int]:

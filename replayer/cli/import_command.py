@@ -14,8 +14,8 @@ from pathlib import Path
 
 import click
 
-from .archive import DEFAULT_TIMEOUT, Archive, ArchiveError, ImportSummary
-from .engine.rules import Rules, RulesError
+from ..archive import DEFAULT_TIMEOUT, Archive, ArchiveError, ImportSummary
+from ..engine.rules import Rules, RulesError
 
 SHOWN_UNPARSEABLE = 50  # listed in the summary; the rest is counted
 

@@ -19,14 +19,14 @@ from typing import Any
 from notation.values import SEATS, Call, Card, Seat, canonical_hand_order
 from notation.record import Announcement, Record
 
-from .engine.cardmasks import table
-from .engine.contract import Contract
-from .engine.play import PlayState
-from .engine.rules import Rules, RulesError
-from .engine.scoring import DealScore
-from .findings import Finding, Severity
-from .replay import Replay, replay
-from .validator import Report, resolve_rules
+from replayer.engine.cardmasks import table
+from replayer.engine.contract import Contract
+from replayer.engine.play import PlayState
+from replayer.engine.rules import Rules, RulesError
+from replayer.engine.scoring import DealScore
+from replayer.check.findings import Finding, Severity
+from replayer.check.report import Replayed, Report
+from replayer.check.validator import resolve_rules
 
 DEAL, CARD, CLAIM, END = "deal", "card", "claim", "end"
 
@@ -248,67 +248,64 @@ class Timeline:
 # --- building -----------------------------------------------------------------
 
 def build_timeline(record: Record, report: Report) -> Timeline:
-    """The timeline of ``record`` as validated in ``report`` (same rules, same dealer)."""
-    rules = _rules(record, report)
-    run = replay(record, rules, report.index, report.dealer)
+    """The timeline of ``record`` as its ``report`` says the validator replayed it: the seats it
+    credited each call and card to, the hands as dealt, the contract; nothing is validated again."""
+    rules = report.rules or resolve_rules(record)[0]
+    replayed = report.replay or Replayed()
     entries = [entry for trick in record.tricks for entry in trick.plays[:4]]
     numbered = [(number, position) for number, trick in enumerate(record.tricks, 1)
                 for position in range(1, min(len(trick.plays), 4) + 1)]
-    dealt = _dealt(run)
-    builder = _Builder(run, dealt)
-    plays = run.state.plays if run.state is not None else ()
+    dealt = _dealt(record, replayed, rules)
+    builder = _Builder(dealt, _first_leader(replayed.contract, report.dealer, rules))
+    plays = replayed.plays
     builder.snapshot(DEAL, None)
-    if run.contract is not None and plays:
+    if replayed.contract is not None and plays and report.dealer is not None:
         known = {seat: cards for seat, (cards, unknown) in dealt.items() if not unknown}
-        state = PlayState(known, run.contract, rules, dealer=run.dealer)
+        state = PlayState(known, replayed.contract, rules, dealer=report.dealer)
         for (seat, card), entry, (number, position) in zip(plays, entries, numbered):
             if state.turn is not seat:
                 state.give_turn(seat)
             state.push_unchecked(card, entry.declaration)
             builder.play(state, PlayedCard(seat, card, number, position, entry.declaration, entry.annotation,
                                            entry.comments))
-        if run.state.claimed_by is not None:
-            state.claim(run.state.claimed_by)
+        if replayed.claimed_by is not None:
+            state.claim(replayed.claimed_by)
             builder.state = state
             builder.snapshot(CLAIM, None)
     builder.snapshot(END, None)
     steps = _attach(builder.steps, report.findings, builder.card_steps, builder.trick_ends)
     return Timeline(
-        steps=steps, rules=report.rules, dealer=run.dealer, contract=run.contract,
+        steps=steps, rules=report.rules_text, dealer=report.dealer, contract=replayed.contract,
         players=tuple(record.player(seat) for seat in SEATS),  # type: ignore[arg-type]
-        turned=record.turned, calls=_calls(run, report.findings), bidding=_bidding_kind(record),
-        announcements=_announcements(record, report.findings),
-        claim=run.state.claimed_by if run.state is not None else None,
+        turned=record.turned, calls=_calls(record, replayed, report.findings), bidding=_bidding_kind(record),
+        announcements=_announcements(record, report.findings), claim=replayed.claimed_by,
         score=report.score, recorded=report.recorded, findings=report.findings,
         trick_ends=tuple(builder.trick_ends), not_replayed=_not_replayed(len(plays), entries, numbered),
         unchecked=report.unchecked)
 
 
-def _rules(record: Record, report: Report) -> Rules:
-    try:
-        return Rules.parse(report.rules)
-    except RulesError:  # a report of a record that could not be read: the record's own rules
-        return resolve_rules(record, None)[0]
-
-
-def _dealt(run: Replay) -> dict[Seat, tuple[list[Card], int]]:
+def _dealt(record: Record, replayed: Replayed, rules: Rules) -> dict[Seat, tuple[list[Card], int]]:
     """Per seat: the cards known as dealt and how many more are unknown."""
-    size = 5 if run.is_void and not run.rules.is_coinche else 8
-    if run.hands is not None:
-        return {seat: (list(run.hands[seat]), 0) for seat in SEATS}
+    size = 5 if replayed.void and not rules.is_coinche else 8
     dealt = {}
     for seat in SEATS:
-        cards = run.record.hand(seat)
+        cards = replayed.hand(seat) or record.hand(seat)
         known = [card for card in cards or () if card is not None]
         dealt[seat] = (known, max(0, size - len(known)))
     return dealt
 
 
+def _first_leader(contract: Contract | None, dealer: Seat | None, rules: Rules) -> Seat | None:
+    if contract is None or dealer is None:
+        return None
+    return dealer if rules.first_leader == "dealer" else dealer.next(rules.clockwise)
+
+
 class _Builder:
     """Keeps the hands and tricks while the cards are pushed, and snapshots them."""
 
-    def __init__(self, run: Replay, dealt: dict[Seat, tuple[list[Card], int]]) -> None:
-        self.run = run
+    def __init__(self, dealt: dict[Seat, tuple[list[Card], int]], first_leader: Seat | None) -> None:
+        self.first_leader = first_leader
         self.hands = {seat: list(cards) for seat, (cards, _) in dealt.items()}
         self.unknown = {seat: unknown for seat, (_, unknown) in dealt.items()}
         self.views = {seat: self._view(seat) for seat in SEATS}  # one hand changes a step: rebuild that one
@@ -355,7 +352,7 @@ class _Builder:
         state = self.state
         hands = tuple(self.views[seat] for seat in SEATS)
         if state is None:
-            points, won, turn = (0, 0), (0, 0), self._first_leader()
+            points, won, turn = (0, 0), (0, 0), self.first_leader
         else:
             points = state.card_points()
             counts = state.trick_counts()
@@ -369,11 +366,6 @@ class _Builder:
     def _view(self, seat: Seat) -> HandView:
         return HandView(seat, canonical_hand_order(self.hands[seat]), self.unknown[seat])  # type: ignore[arg-type]
 
-    def _first_leader(self) -> Seat | None:
-        run = self.run
-        if run.contract is None or run.dealer is None:
-            return None
-        return run.dealer if run.rules.first_leader == "dealer" else run.dealer.next(run.rules.clockwise)
 
 
 def _attach(steps: list[Step], findings: tuple[Finding, ...], card_steps: dict[tuple[int, int], int],
@@ -410,10 +402,9 @@ def _bidding_kind(record: Record) -> str | None:
     return "taking" if record.taking is not None else None
 
 
-def _calls(run: Replay, findings: tuple[Finding, ...]) -> tuple[CallView, ...]:
-    record = run.record
+def _calls(record: Record, replayed: Replayed, findings: tuple[Finding, ...]) -> tuple[CallView, ...]:
     entries = record.auction if record.auction is not None else record.taking or ()
-    seats = [seated.seat for seated in run.bidding.history] if run.bidding is not None else []
+    seats = replayed.call_seats
     about = {}
     for finding in findings:
         loc = finding.location

@@ -2,7 +2,7 @@
 running totals, and the trick by trick replay of ``belote show``.
 
 Everything here is presentation over values the engine already computed
-(``Report``, ``MatchReport``, ``Replay``). Lines are plain text; hearts and
+(``Report``, ``MatchReport``). Lines are plain text; hearts and
 diamonds are styled red with ``click.style``, which ``click.echo`` strips when
 the output is not a terminal.
 """
@@ -14,10 +14,10 @@ import click
 from notation.values import SEATS, Card, Suit
 from notation.record import Record
 
-from .engine.scoring import DealScore, Outcome
-from .matches import MatchReport
-from .replay import Replay
-from .validator import Report
+from ..engine.scoring import DealScore, Outcome
+from ..check.matches import MatchReport
+from ..check.report import Replayed, Report
+from ..engine.play import PlayState
 
 RED_SUITS = (Suit.HEARTS, Suit.DIAMONDS)
 SCORE_ROWS: tuple[tuple[str, str], ...] = (
@@ -94,18 +94,20 @@ def _pair(pair: tuple[int, int] | None) -> str:
 
 # --- belote show --------------------------------------------------------------
 
-def show_lines(record: Record, run: Replay, report: Report) -> list[str]:
+def show_lines(record: Record, report: Report) -> list[str]:
     """The replay of one record: hands, taking or auction, announcements, tricks, breakdown."""
-    lines = [record_title(report), f"dealer {run.dealer.full_name if run.dealer else '?'}", "", "Hands"]
-    lines += [f"  {line}" for line in hand_lines(record, run)]
-    lines += bidding_lines(record, run)
+    replayed = report.replay or Replayed()
+    lines = [record_title(report), f"dealer {report.dealer.full_name if report.dealer else '?'}", "", "Hands"]
+    lines += [f"  {line}" for line in hand_lines(record, replayed)]
+    lines += bidding_lines(record, replayed)
     if record.announcements:
         lines.append("Announcements")
         lines += [f"  {a.seat} {a.kind} " + " ".join(styled(card) for card in a.cards)
                   for a in record.announcements]
     if record.tricks:
         lines.append("Play")
-        lines += [f"  {line}" for line in trick_lines(record, run, report.score)]
+        state = replayed.play_state(report.rules, report.dealer) if report.rules else None
+        lines += [f"  {line}" for line in trick_lines(record, state, report.score)]
     if record.claim is not None:
         lines.append(f"  {record.claim.seat.full_name} claims the remaining tricks")
     if record.stopped:
@@ -119,7 +121,7 @@ def show_lines(record: Record, run: Replay, report: Report) -> list[str]:
     return lines
 
 
-def hand_lines(record: Record, run: Replay) -> list[str]:
+def hand_lines(record: Record, replayed: Replayed) -> list[str]:
     """One line per seat, cards grouped by suit: ``N  North  ♠ A K 7   ♥ 10 9 ...``."""
     labels = []
     for seat in SEATS:
@@ -128,7 +130,7 @@ def hand_lines(record: Record, run: Replay) -> list[str]:
     width = max(map(len, labels))
     lines = []
     for seat, label in zip(SEATS, labels):
-        cards = run.hands[seat] if run.hands is not None else record.hand(seat)
+        cards = replayed.hand(seat) or record.hand(seat)
         lines.append(f"{label:{width}}  " + ("-" if cards is None else _suits(cards)))
     return lines
 
@@ -143,25 +145,24 @@ def _suits(cards: tuple[Card | None, ...]) -> str:
     return "   ".join(groups) + (f"   ?? x{unknown}" if unknown else "")
 
 
-def bidding_lines(record: Record, run: Replay) -> list[str]:
+def bidding_lines(record: Record, replayed: Replayed) -> list[str]:
     calls = record.auction if record.auction is not None else record.taking
     if calls is None:
         return []
     lines = [("Auction" if record.auction is not None else "Taking")
              + (f" (turned {styled(record.turned)})" if record.turned is not None else "")]
-    history = run.bidding.history if run.bidding is not None else ()
-    seats = [seated.seat for seated in history] + [None] * len(calls)
+    seats = list(replayed.call_seats) + [None] * len(calls)
     lines.append("  " + "  ".join(f"{entry.seat or seats[i] or '?'}:{entry.call.pretty()}"
                                   for i, entry in enumerate(calls)))
-    contract = run.contract
+    contract = replayed.contract
     lines.append(f"  contract {contract}" if contract else "  no contract")
     return lines
 
 
-def trick_lines(record: Record, run: Replay, score: DealScore | None = None) -> list[str]:
+def trick_lines(record: Record, state: PlayState | None, score: DealScore | None = None) -> list[str]:
     """Each trick as played (seat:card, belote words), who led, who won, and the running
     card points; the last trick adds its bonus (100 for a capot under der100)."""
-    played = run.state.tricks if run.state is not None else ()
+    played = state.tricks if state is not None else ()
     running = [0, 0]
     lines = []
     for number, trick in enumerate(record.tricks, 1):

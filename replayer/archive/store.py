@@ -19,13 +19,12 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from .archive_import import Row, Unreadable
-from .archive_schema import FTS_COLUMNS
-from .engine.rules import Rules
-from .findings import Finding, Location, Severity, make_finding
-from .matches import check_match
-from .parallel import unpack
-from .validator import Report
+from .importer import Row, Unreadable
+from .schema import FTS_COLUMNS
+from ..engine.rules import Rules
+from ..check.findings import Finding, Location, Severity, make_finding
+from ..check.matches import check_match
+from ..check.report import Report
 
 BATCH = 1000  # records gathered before they are inserted
 BULK_IMPORT = 5_000  # records expected from an import, at least, for its indexes to be built at the end
@@ -165,7 +164,8 @@ class Importer:
         columns = dict(row.columns, id=record_id, source=source, owner_hash=self.owner_hash, created=self.created,
                        match_id=None, deal_in_match=None)
         raw = columns.pop("raw")
-        self._texts.append({"record_id": record_id, "raw": raw, "canonical": columns.pop("canonical") or raw})
+        self._texts.append({"record_id": record_id, "raw": raw, "canonical": columns.pop("canonical") or raw,
+                            "report": columns.pop("report")})
         self._records.append(columns)
         self._findings.extend(dict(finding, record_id=record_id) for finding in row.findings)
         self.ids.append(record_id)
@@ -188,7 +188,7 @@ class Importer:
     def _deal(self, match: _Match, row: Row, record_id: int, columns: dict[str, Any] | None) -> None:
         """Add a deal (``columns``: its new row, ``None`` if stored before) to the match;
         the match gets its id at its second deal, if one of its deals is new."""
-        match.reports.append(unpack(row.report, len(match.reports), Report))
+        match.reports.append(row.report.renumbered(len(match.reports)))  # type: ignore[union-attr]
         match.record_ids.append(record_id)
         if columns is not None:
             columns["deal_in_match"] = len(match.reports)
@@ -217,7 +217,7 @@ class Importer:
         self.db.execute(
             "INSERT INTO matches (id, event, round, site, date, variant, rules, target, deals, winner, final_ns, "
             "final_ew, errors, source, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [match.id, first["event"], first["round"], first["site"], first["date"], first["variant"], report.rules,
+            [match.id, first["event"], first["round"], first["site"], first["date"], first["variant"], str(report.rules),
              report.target, len(match.reports), str(report.winner) if report.winner else None,
              totals[0] if totals else None, totals[1] if totals else None, errors,
              match.source, self.created])

@@ -19,12 +19,12 @@ from typing import Any, Sequence
 
 from notation.values import Seat, Team
 
-from .engine.contract import Contract
-from .engine.rules import Rules
-from .engine.scoring import TEAMS
+from ..engine.contract import Contract
+from ..engine.rules import Rules
+from ..engine.scoring import TEAMS
 from .findings import Finding
 from .matches import MatchDeal, check_match
-from .validator import Report
+from .report import Report
 
 SEAT_TAGS = (("North", Seat.NORTH), ("East", Seat.EAST), ("South", Seat.SOUTH), ("West", Seat.WEST))
 UNSCORED = "unscored"  # a deal the validator could not rescore and with no Result to stand in
@@ -100,7 +100,7 @@ class ScoreSheet:
     date: str | None
     players: tuple[str | None, ...]  # N E S W, from the first deal
     variant: str | None
-    rules: str
+    rules: Rules
     target: int
     rows: tuple[SheetRow, ...]
     totals: tuple[int, int] | None
@@ -125,7 +125,7 @@ class ScoreSheet:
     def as_dict(self) -> dict[str, Any]:
         return {"event": self.event, "round": self.round, "site": self.site, "date": self.date,
                 "players": {tag.lower(): self.players[seat.index] for tag, seat in SEAT_TAGS},
-                "variant": self.variant, "rules": self.rules, "target": self.target,
+                "variant": self.variant, "rules": str(self.rules), "target": self.target,
                 "totals": _pair(self.totals), "winner": _str(self.winner), "winning_deal": self.winning_deal,
                 "pending_litige": self.pending_litige, "rows": [r.as_dict() for r in self.rows],
                 "findings": [f.as_dict() for f in self.findings]}

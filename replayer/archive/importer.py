@@ -1,40 +1,38 @@
 """Reading files for the archive: records turned into table rows, in worker processes.
 
-The file is cut into chunks of whole records by ``replayer.parallel.chunks``; a
-worker (or the parent itself when ``jobs`` is 1) splits, parses and validates
-each record of its chunk and builds everything the ``records`` and ``findings``
-tables need (canonical text, content hash, tags as columns, findings with lines
-relative to the record), so the parent only deduplicates and inserts.
+The file is cut into chunks of whole records (``notation.splitter.chunks``); a worker
+(or this process when ``jobs`` is 1) reads and validates each record of its chunk and
+builds everything the ``records``, ``record_texts`` and ``findings`` tables need (the
+canonical text, its hash, the tags as columns, the findings with lines relative to the
+record, the report as stored), so the parent only deduplicates and inserts.
 
 An item of a chunk is one of:
 
-* ``Row``: a record that parses (valid or not), ready to store;
-* ``Unreadable``: a record that does not parse, with its place in the file.
+* ``Row``: a record that reads (valid or not), ready to store;
+* ``Unreadable``: a record that does not read, with its place in the file.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
+import json
 import multiprocessing
 from collections import deque
 from typing import Any, BinaryIO, Callable, Iterator, NamedTuple
 
-from notation.compact import CanonicalRecord
+from notation import RecordData, to_record, write_record
 from notation.errors import WriteError
 from notation.parser import read_raw
-from notation.record import Record, variant_name
-from notation.scan import RawRecord
-from notation.writer import write_record
+from notation.record import variant_name
+from notation.splitter import RawRecord, chunks, split_records
 
-from .engine.contract import Contract
-from .engine.generator import variant_of
-from .engine.rules import Rules, RulesError
-from .express import express_check
-from .findings import Severity
-from .parallel import RECORD_BYTES, chunk_records, chunks, pack
-from .replay import replay
-from .validator import Report, resolve_rules, validate
+from ..check.findings import Severity
+from ..check.report import Report
+from ..check.streams import RECORD_BYTES
+from ..check.validator import validate
+from ..engine.contract import Contract
+from ..engine.generator import variant_of
+from ..engine.rules import Rules
 
 CHUNK_RECORDS = 200  # records of a usual size per task sent to a worker
 PARALLEL_BYTES = 256 * 1024  # below this much input, worker processes cost more than they save
@@ -42,20 +40,19 @@ _UNKNOWN_DATES = {"", "?", "????.??.??", "????-??-??"}
 
 
 class Row(NamedTuple):
-    """A parsed record: its ``records`` columns (those known from the text alone;
-    ``canonical`` is ``None`` when the raw text is canonical already),
-    its findings as ``findings`` rows without ``record_id``, its match key and its
-    report packed for the match check (``None`` outside a match). A NamedTuple: the
-    parent unpickles one a record, in C."""
+    """A record that reads: its ``records`` columns (with ``raw``, ``canonical`` and ``report``
+    for ``record_texts``; ``canonical`` is ``None`` when the raw text is canonical already),
+    its findings as ``findings`` rows without ``record_id``, its match key and its report
+    (for the match check; ``None`` outside a match)."""
 
     columns: dict[str, Any]
     findings: tuple[dict[str, Any], ...]
     match_key: tuple[str | None, str | None] | None
-    report: tuple | None
+    report: Report | None
 
 
 class Unreadable(NamedTuple):
-    """A record the parser could not read: where (in the file) and why."""
+    """A record that does not read: where (in the file) and why."""
 
     line: int
     column: int
@@ -63,39 +60,27 @@ class Unreadable(NamedTuple):
 
 
 def read_record(raw: RawRecord, rules: Rules | None) -> Row | Unreadable:
-    """Parse and validate one record as cut by the splitter (lines those of its file)."""
-    checked = express_check(raw, rules)
-    if checked is not None:  # sound and canonical already: no model to build, no text to write
-        return _express_row(raw, *checked)
+    """Read and validate one record as cut by the splitter (lines those of its file)."""
     parsed = read_raw(raw)
-    if parsed.record is None or parsed.errors:
+    if parsed.data is None:
         error = parsed.errors[0]
         message = f"{error.problem}: expected {error.expected}" if error.expected else error.problem
         return Unreadable(error.line, error.column, message)
-    record = parsed.record
-    report = validate(record, rules, index=raw.index, repair=False)
+    data = parsed.data
+    report = validate(parsed, rules, repair=False)
     try:
-        canonical = write_record(record)
+        canonical = write_record(to_record(data, positions=False))
     except WriteError:  # comments the canonical form cannot hold: the text as written stands for it
         canonical = raw.text
-    contract = report.score.contract if report.score is not None else _contract_of(record, report)
-    columns = _columns(record.tag, report, raw, contract, all_comments(record))
+    replay = report.replay
+    contract = replay.contract if replay is not None else None
+    columns = _columns(data, report, raw, contract, all_comments(data))
     columns["canonical"] = canonical if canonical != raw.text else None  # the same text is not sent twice
     columns["hash"] = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-    key = _match_key(record.tag)
-    return Row(columns, _finding_rows(report, raw), key, _match_report(report, key))
-
-
-def _express_row(raw: RawRecord, report: Report, record: CanonicalRecord) -> Row:
-    """The row of a record that went the express way: its text canonical, no finding
-    but a Result that differs."""
-    tag = dict(report.tags).get  # no tag twice on the express way
-    assert report.score is not None
-    columns = _columns(tag, report, raw, report.score.contract, "\n".join(record.comments) or None)
-    columns["canonical"] = None
-    columns["hash"] = hashlib.sha256(raw.text.encode("utf-8")).hexdigest()
-    key = _match_key(tag)
-    return Row(columns, _finding_rows(report, raw), key, _match_report(report, key))
+    stored = report.renumbered(0, 1 - raw.first_line).stored()  # lines from 1 of the record's own text
+    columns["report"] = json.dumps(stored, ensure_ascii=False, separators=(",", ":"))
+    key = _match_key(data.tag)
+    return Row(columns, _finding_rows(report, raw), key, report if key is not None else None)
 
 
 def _finding_rows(report: Report, raw: RawRecord) -> tuple[dict[str, Any], ...]:
@@ -107,14 +92,10 @@ def _finding_rows(report: Report, raw: RawRecord) -> tuple[dict[str, Any], ...]:
                   "seat": f.seat, "card": f.card} for f in report.findings)
 
 
-def _match_report(report: Report, key: tuple | None) -> tuple | None:
-    """The report packed for the match check (its findings are the record's own), outside a match None."""
-    return None if key is None else pack(dataclasses.replace(report, findings=()) if report.findings else report)
-
-
-def _columns(tag: Callable[[str], str | None], report: Report, raw: RawRecord, contract: Contract | None,
+def _columns(data: RecordData, report: Report, raw: RawRecord, contract: Contract | None,
              comments: str | None) -> dict[str, Any]:
-    """The ``records`` columns known from the text and the report; ``tag``: the record's tag look-up."""
+    """The ``records`` columns known from the record and its report."""
+    tag = data.tag
     errors = sum(1 for f in report.findings if f.severity is Severity.ERROR)
     warnings = sum(1 for f in report.findings if f.severity is Severity.WARNING)
     recorded, rescored = report.recorded, report.rescored
@@ -124,8 +105,8 @@ def _columns(tag: Callable[[str], str | None], report: Report, raw: RawRecord, c
         "date": None if date in _UNKNOWN_DATES else date, "round": tag("Round"), "deal": tag("Deal"),
         "north": tag("North"), "east": tag("East"), "south": tag("South"), "west": tag("West"),
         "dealer": str(report.dealer) if report.dealer is not None else None,
-        "variant": variant_name(tag("Variant")) or _variant_of_rules(report.rules),
-        "rules": report.rules,
+        "variant": variant_name(tag("Variant")) or (variant_of(report.rules) if report.rules else None),
+        "rules": report.rules_text,
         "contract": contract_text(contract) if contract is not None else None,
         "denomination": str(contract.denomination) if contract is not None else None,
         "doubling": contract.doubling if contract is not None else None,
@@ -137,36 +118,27 @@ def _columns(tag: Callable[[str], str | None], report: Report, raw: RawRecord, c
     }
 
 
-def _contract_of(record: Record, report: Report) -> Contract | None:
-    """The contract of a deal that was not rescored (a stopped or short play): replayed
-    again, which the few such records can afford."""
-    if record.taking is None and record.auction is None:
-        return None
-    rules, _ = resolve_rules(record, report.rules if report.rules != "?" else None)
-    return replay(record, rules, report.index).contract
-
-
 def contract_text(contract: Contract) -> str:
     """``80H``, ``capot S``, ``generale TA``, or the bare suit of a classic taking (``H``)."""
     return contract.level_text(str(contract.denomination), " ", "generale", value_space="")
 
 
-def all_comments(record: Record) -> str | None:
+def all_comments(data: RecordData) -> str | None:
     """Every comment of the record, one per line, for full-text search."""
-    texts = list(record.comments)
-    for hand in record.hands:
-        texts += hand.comments
-    texts += record.turned_comments
-    for entry in (record.taking or ()) + (record.auction or ()):
-        texts += entry.comments
-    for announcement in record.announcements:
-        texts += announcement.comments
-    for trick in record.tricks:
-        texts += trick.comments
-        for play in trick.plays:
-            texts += play.comments
-    if record.claim is not None:
-        texts += record.claim.comments
+    texts = list(data.comments)
+    for _, _, _, comments in sorted(data.hands, key=lambda hand: hand[0].index):
+        texts += comments
+    texts += data.turned_comments
+    for comments in data.call_comments.values():
+        texts += comments
+    for announcement in data.announcements:
+        texts += announcement[5]
+    for trick in range(len(data.tricks)):
+        texts += data.trick_comments.get(trick, ())
+        for number in data.trick_plays(trick):
+            texts += data.play_comments.get(number, ())
+    if data.claim is not None:
+        texts += data.claim[2]
     return "\n".join(texts) if texts else None
 
 
@@ -176,23 +148,12 @@ def _match_key(tag: Callable[[str], str | None]) -> tuple[str | None, str | None
     return None if not event and not round_ else (event, round_)
 
 
-_VARIANTS: dict[str, str | None] = {}
-
-
-def _variant_of_rules(rules: str) -> str | None:
-    if rules not in _VARIANTS:
-        try:
-            _VARIANTS[rules] = variant_of(Rules.parse(rules))
-        except RulesError:
-            _VARIANTS[rules] = None
-    return _VARIANTS[rules]
-
-
 # --- chunks and workers -------------------------------------------------------
 
 def read_chunk(chunk: tuple[Any, int, int], rules: Rules | None) -> list[Row | Unreadable]:
-    """Every record of a chunk (``parallel.chunks``), lines and offsets those of the file."""
-    return [read_record(raw, rules) for raw in chunk_records(chunk)]
+    """Every record of a chunk (``splitter.chunks``), lines and offsets those of the file."""
+    data, line, offset = chunk
+    return [read_record(raw, rules) for raw in split_records(data, line=line, offset=offset)]
 
 
 class Reader:

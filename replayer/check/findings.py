@@ -8,6 +8,7 @@ between worker processes and turn into JSON with ``as_dict()``.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from dataclasses import dataclass, field
 from typing import Any
@@ -140,6 +141,11 @@ class Repair:
         return {"description": self.description, "findings_left": self.findings_left, "size": self.size,
                 "lines": [{"line": n, "text": t} for n, t in self.lines]}
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Repair:
+        return cls(data["description"], tuple((line["line"], line["text"]) for line in data["lines"]),
+                   data["findings_left"], data["size"])
+
 
 @dataclass(frozen=True, slots=True)
 class Finding:
@@ -157,6 +163,9 @@ class Finding:
     def sort_key(self) -> tuple:
         return (*self.location.sort_key(), self.severity.rank, self.rule)
 
+    def with_repairs(self, repairs: tuple[Repair, ...]) -> Finding:
+        return dataclasses.replace(self, repairs=repairs)
+
     def as_dict(self) -> dict[str, Any]:
         loc = self.location
         data: dict[str, Any] = {
@@ -169,6 +178,14 @@ class Finding:
         if self.repairs:
             data["repairs"] = [r.as_dict() for r in self.repairs]
         return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Finding:
+        """The finding ``as_dict`` gave."""
+        return cls(data["rule"], Severity(data["severity"]), data["message"],
+                   Location(data["record"], data["line"], data["column"], data["trick"], data["card_index"]),
+                   data["seat"], data["card"], tuple(data.get("alternatives", ())),
+                   tuple(map(Repair.from_dict, data.get("repairs", ()))))
 
     def __str__(self) -> str:
         loc = self.location
