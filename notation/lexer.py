@@ -27,8 +27,6 @@ TAG_PAIR = re.compile(rf"\[[ \t]*({TAG_NAME})[ \t]*{TAG_VALUE}[ \t]*\]")
 """``[Name "value"]``: only ``\\"`` and ``\\\\`` escapes; spaces and tabs around the name and value."""
 TAG_START = re.compile(rb'[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*"')
 """A line that starts a tag pair (bytes): where the splitter may end a record."""
-TAG_LINES = re.compile(rf"(?:[ \t]*+(?:{TAG_PAIR.pattern}[ \t]*+)++\n)*+")
-"""Lines of tag pairs and nothing else (no comment): the usual head of a record."""
 TAG_ITEM = re.compile(rf"{TAG_PAIR.pattern}|\{{([^}}]*)\}}|;(.*)|\s+|(\S)")
 """The items of a line of tag pairs: a pair (groups 1, 2), a comment (3, 4), blanks, anything else (5)."""
 _UNESCAPE = re.compile(r'\\(["\\])')

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .errors import DealError, RecordSyntaxError
-from .lexer import (AUCTION_KINDS, CARD_WORDS, DECLARATION_WORDS, MELD_WORDS, SEAT_WORDS, TAG_ITEM, TAG_LINES, TAG_PAIR,
+from .lexer import (AUCTION_KINDS, CARD_WORDS, DECLARATION_WORDS, MELD_WORDS, SEAT_WORDS, TAG_ITEM, TAG_PAIR,
                     KNOWN_PLAYS, TAKING_KINDS, UNKNOWN, call, card, comment_text, open_comment, played,
                     trick_number, unescape,
                     word_columns, words)
@@ -366,9 +366,10 @@ class _Reader:
         end = index + 1
         while end < len(texts) and texts[end].lstrip()[:1] == "[":
             end += 1
-        block = "\n".join(texts[index:end]) + "\n"
-        if TAG_LINES.fullmatch(block) is not None:  # tag pairs and blanks, no comment: positions when asked
-            pairs = TAG_PAIR.findall(block)
+        block = "\n".join(texts[index:end])
+        parts = TAG_PAIR.split(block)  # between, name, value, between, name, value, ..., between
+        if not "".join(parts[::3]).strip(" \t\n"):  # tag pairs and blanks alone: positions when asked
+            pairs = list(zip(parts[1::3], parts[2::3]))
             data.tags += pairs if "\\" not in block else [(name, unescape(value)) for name, value in pairs]
             first = data.first_line
             if len(pairs) == end - index:  # one a line

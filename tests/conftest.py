@@ -1,5 +1,22 @@
-"""Fixtures of the web site's tests: the app on a temporary archive, its test client,
-the app served on a free local port, and a Playwright page in Debian's Chromium.
+"""Fixtures shared by every test folder.
+
+The data and generators several tests use (no test module imports another one, nor a
+bench script):
+
+* ``notation_texts``: the realistic records of ``tests/data/notation/`` (``classic``,
+  ``coinche``, ``partial``), as texts, also one by one (``classic_text``...);
+  ``notation_text(name)`` reads one (a module that needs one at collection time reads the
+  file itself);
+* ``seed_text`` and ``mutate``: the three records as one file's bytes, and the random
+  damage the fuzz tests do to such bytes;
+* ``club_record_text`` and ``club_file``: a realistic record ``i`` (tags varied with ``i``),
+  and a file of ``count`` of them, as bytes;
+* ``generated_texts``: records of the rules engine's generator, as texts;
+* ``long_line_file``, ``long_event_file``: a 3 MB line between two deals, and a deal
+  whose Event line is 3 MB.
+
+The web site's tests have the app on a temporary archive, its test client, the app served
+on a free local port, and a Playwright page in Debian's Chromium.
 
 The ``page`` fixture records console errors and page errors in ``page.console_errors``
 (a list of strings) so a test can assert there are none.  Chromium must be installed
@@ -10,12 +27,192 @@ says to skip them.  Never run ``playwright install``.
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import threading
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+NOTATION_NAMES = ("classic", "coinche", "partial")
+
+
+# --- notation data and generators -------------------------------------------------------------
+
+
+def notation_text(name: str) -> str:
+    """The record ``tests/data/notation/<name>.belote``: ``classic`` (a classic deal with
+    announcements and comments), ``coinche`` (a coinche auction, a claim), ``partial``
+    (hidden hands, a play stopped)."""
+    return (DATA / "notation" / f"{name}.belote").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def notation_texts() -> dict[str, str]:
+    """``classic``, ``coinche`` and ``partial`` (see ``notation_text``)."""
+    return {name: notation_text(name) for name in NOTATION_NAMES}
+
+
+@pytest.fixture(scope="session")
+def classic_text(notation_texts) -> str:
+    return notation_texts["classic"]
+
+
+@pytest.fixture(scope="session")
+def coinche_text(notation_texts) -> str:
+    return notation_texts["coinche"]
+
+
+@pytest.fixture(scope="session")
+def partial_text(notation_texts) -> str:
+    return notation_texts["partial"]
+
+
+@pytest.fixture(scope="session")
+def seed_text(notation_texts) -> bytes:
+    """The three notation records as one file, the seed of the fuzz tests."""
+    return "\n".join(notation_texts[name] for name in NOTATION_NAMES).encode("utf-8")
+
+
+NOISE = [b"{", b"}", b"[", b"]", b'"', b"\\", b";", b"%", b"*", b"\n", b"\n\n", b" ", b"\t", b"\r", b":", b"??",
+         b"10", b"\xff", b"\xc3", "♥".encode(), b"belote", b"claim", b"play", b"hand", b"1.", b"\x00"]
+
+
+def _mutate(rng: random.Random, data: bytes) -> bytes:
+    """Byte flips, deletions, insertions and line swaps, one to four of them."""
+    for _ in range(rng.randint(1, 4)):
+        kind = rng.randrange(5)
+        at = rng.randrange(len(data) + 1)
+        if kind == 0 and data:
+            at = min(at, len(data) - 1)
+            data = data[:at] + bytes([data[at] ^ (1 << rng.randrange(8))]) + data[at + 1:]
+        elif kind == 1:
+            data = data[:at] + data[at + rng.randint(1, 12):]
+        elif kind == 2:
+            data = data[:at] + rng.choice(NOISE) + data[at:]
+        elif kind == 3:
+            lines = data.split(b"\n")
+            i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
+            lines[i], lines[j] = lines[j], lines[i]
+            data = b"\n".join(lines)
+        else:
+            data = data[:at] + bytes(rng.randrange(256) for _ in range(rng.randint(1, 6))) + data[at:]
+    return data
+
+
+@pytest.fixture(scope="session")
+def mutate() -> Callable[[random.Random, bytes], bytes]:
+    """``mutate(rng, data)``: ``data`` with one to four random flips, deletions, insertions of
+    notation noise or line swaps."""
+    return _mutate
+
+
+_COINCHE_BODY = """\
+hand N AS KS QS JH TH 9D 8C 7C
+hand E JS TS 9H 8H 7H AD KD QD
+hand S 9S 8S 7S AH KH QH TD 9C
+hand W JD QC 8D AC TC JC KC 7D
+auction W:pass N:80H E:pass S:100H W:coinche N:pass E:pass S:pass
+announce S tierce AH KH QH
+play
+1. W:JD N:9D E:AD S:TD
+2. E:KD S:AH! W:7D N:8C
+3. S:KH belote W:AC N:JH E:7H
+4. N:TH E:8H S:QH rebelote W:TC
+5. S:9S W:QC N:AS E:TS
+6. N:KS E:JS S:8S W:KC ; E keeps the lead
+7. E:9H S:9C W:JC N:QS
+8. E:QD S:7S W:8D N:7C
+"""
+_CLASSIC_BODY = """\
+hand N AC KC QC JC 9H 8H 7S TS
+hand E AS KS QS JS TC 9C 8C 7C
+hand S AH KH QH JH TH 9D 8D 7D
+hand W AD KD QD JD TD 9S 8S 7H
+turned JH
+taking E:pass S:take
+announce E carre AS KS QS JS {quatre valets? non}
+announce S quinte AH KH QH JH TH
+play
+1. E:AS S:7D W:7H N:7S
+2. E:KS S:8D W:8S N:TS
+3. E:QS S:9D W:9S N:KC
+4. E:JS S:JH! W:AD N:AC
+5. S:AH W:KD N:QC E:TC
+6. S:KH belote W:QD N:JC E:9C
+7. S:QH rebelote W:JD N:9H E:8C
+8. S:TH W:TD N:8H E:7C
+"""
+
+
+def club_record(i: int) -> str:
+    """Record ``i`` of a club's file: a full coinche deal (even ``i``) or a classic deal with
+    announcements (odd ``i``), its tags varied with ``i``."""
+    coinche = i % 2 == 0
+    tags = [("Event", f"Club du jeudi {i // 1000}"), ("Site", "Lyon"), ("Date", "2026.03.06"),
+            ("Round", str(i // 20 + 1)), ("Deal", str(i % 20 + 1)), ("North", "Anne"), ("East", "Bruno"),
+            ("South", "Claire"), ("West", "Denis"), ("Dealer", "S" if coinche else "N"),
+            ("Variant", "coinche" if coinche else "belote"),
+            ("Rules", "ffb-coinche" if coinche else "ffb-annonces"), ("Target", "1000"),
+            ("Score", f"{i % 700}-{i % 500}"), ("Result", "?")]
+    head = "".join(f'[{name} "{value}"]\n' for name, value in tags)
+    return head + "\n" + (_COINCHE_BODY if coinche else _CLASSIC_BODY)
+
+
+@pytest.fixture(scope="session")
+def club_record_text() -> Callable[[int], str]:
+    """``club_record_text(i)``: record ``i`` of a club's file (see ``club_record``)."""
+    return club_record
+
+
+@pytest.fixture(scope="session")
+def club_file() -> Callable[[int], bytes]:
+    """``club_file(count)``: the header line, then ``count`` club records, as bytes."""
+    def build(count: int) -> bytes:
+        return ("% belote-notation 1.0\n" + "".join("\n" + club_record(i) for i in range(count))).encode("utf-8")
+    return build
+
+
+@pytest.fixture(scope="session")
+def generated_texts() -> Callable[..., list[str]]:
+    """``generated_texts(count, seed=5)``: records of the engine's generator, as texts, every
+    profile and dealer in turn (void deals dealt again)."""
+    from notation.values import SEATS
+    from replayer.engine.generator import generate_record
+    from replayer.engine.rules import PROFILES, Rules
+
+    def build(count: int, seed: int = 5) -> list[str]:
+        rng = random.Random(seed)
+        profiles = [Rules.parse(name) for name in PROFILES]
+        return [str(generate_record(rng, profiles[i % len(profiles)], SEATS[i % 4], deal_number=i + 1,
+                                    redeal_void=True)) for i in range(count)]
+    return build
+
+
+LONG = 3_000_000  # over the splitter's MAX_RECORD: a line of this size is beyond both limits
+
+
+def _first_sample() -> str:
+    return (ROOT / "samples" / "01-classic-round1.belote").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def long_line_file() -> bytes:
+    """A deal (lines 3-34), a 3 MB line (line 36), another deal (from line 40)."""
+    sample = _first_sample()
+    return (sample + "\n" + "x" * LONG + "\n\n" + sample.replace('[Deal "1"]', '[Deal "2"]')).encode()
+
+
+@pytest.fixture(scope="session")
+def long_event_file() -> bytes:
+    """A deal whose [Event line is 3 MB, the rest of the deal after it."""
+    return ('[Event "' + "y" * LONG + '"]\n' + _first_sample().split("\n", 3)[3]).encode()
+
+
+# --- the web site -------------------------------------------------------------------------------
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -21,6 +21,7 @@ import contextlib
 import hashlib
 import hmac
 import io
+import itertools
 import json
 import math
 import os
@@ -33,7 +34,7 @@ from typing import Any, BinaryIO, Callable, Iterable, Iterator, Mapping
 
 from sqlite_utils import Database
 
-from notation import Record, RecordSyntaxError, parse_record
+from notation import Record, RecordSyntaxError, parse, parse_record
 
 from .importer import Reader
 from .schema import MIGRATIONS, RECORD_INDEXES, migrate
@@ -91,14 +92,21 @@ class StoredRecord:
 
 
 def stored_record(row: dict[str, Any]) -> StoredRecord:
-    """The record of a ``records_full`` row (``Archive.get``): read, not validated again."""
-    try:
-        record = parse_record(row["raw"] or "")
-    except RecordSyntaxError as error:
-        return StoredRecord(row, None, None, str(error).splitlines()[0])
+    """The record of a ``records_full`` row (``Archive.get``): read, not validated again. The
+    report gets the tags as the text has them (``validate`` keeps them in that order; the
+    ``Record`` puts them in the roster's)."""
+    text = row["raw"] or ""
+    results = list(itertools.islice(parse(text), 2))
+    if len(results) != 1 or results[0].data is None:
+        try:
+            parse_record(text)  # the error, in parse_record's words
+        except RecordSyntaxError as error:
+            return StoredRecord(row, None, None, str(error).splitlines()[0])
+    (result,) = results
     if not row.get("report"):  # an archive edited by hand
         return StoredRecord(row, None, None, "no report is stored for this record")
-    return StoredRecord(row, record, Report.from_stored(json.loads(row["report"]), record.tags))
+    assert result.data is not None and result.record is not None
+    return StoredRecord(row, result.record, Report.from_stored(json.loads(row["report"]), tuple(result.data.tags)))
 
 
 @dataclass(frozen=True)

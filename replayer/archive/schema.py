@@ -33,7 +33,7 @@ from sqlite_utils.migrations import Migrations
 
 from notation import parse
 
-from ..check.validator import validate
+from ..check.validator import resolve_rules, validate
 from ..engine.rules import Rules, RulesError
 
 MIGRATIONS = Migrations("belote-archive")
@@ -120,12 +120,16 @@ def m005_stored_reports(db: Database) -> None:
 
 def stored_report(raw: str, rules: str | None) -> str:
     """The report of a stored record's text as the archive keeps it (JSON), validated under the
-    rules it was stored with."""
+    rules it was stored with: as the import did, the record's own tags decide unless other
+    rules were given (then the findings about its Rules and Variant tags are kept, as the
+    import kept them)."""
     result = next(parse(raw))
-    try:
-        given = Rules.parse(rules) if rules and rules != "?" else None
-    except RulesError:  # rules this version no longer reads: the record's own tags decide
-        given = None
+    given = None
+    if rules and rules != "?" and (result.data is None or str(resolve_rules(result.data)[0]) != rules):
+        try:
+            given = Rules.parse(rules)
+        except RulesError:  # rules this version no longer reads: the record's own tags decide
+            given = None
     report = validate(result, given, 0, repair=False)
     return json.dumps(report.stored(), ensure_ascii=False, separators=(",", ":"))
 

@@ -44,6 +44,7 @@ CALL_RULES = {
     "taking.jack-forces-dealer": "dealer-must-take",
 }
 _DEALER_TAGS = {str(seat): seat for seat in SEATS}
+_BITS = tuple(1 << index for index in range(32))
 
 
 @dataclass(slots=True)
@@ -98,7 +99,10 @@ class Faults:
 
     def hands(self) -> list[tuple[Seat, list[int] | None, int, list[str]]]:
         """The hands written, in seat order."""
-        return sorted(self.data.hands, key=lambda hand: hand[0].index)
+        hands = self.data.hands
+        if all(hands[i][0] is SEATS[i] for i in range(len(hands))):  # as the writer writes them: N E S W
+            return hands
+        return sorted(hands, key=lambda hand: hand[0].index)
 
 
 def find_faults(data: RecordData, rules: Rules, index: int = 0, dealer: Seat | None = None) -> Faults:
@@ -166,10 +170,10 @@ def _deal(run: Faults) -> tuple[int, int, int, int] | None:
             sound = False
             run.add("hand-size", f"{seat.full_name}'s hand has {len(cards)} cards, not {size}", run.at(place),
                     seat=seat)
-        mask = sum(1 << index for index in set(cards) if index != UNKNOWN)
-        if UNKNOWN not in cards:
-            known += 1
-        if (mask & ~dealt).bit_count() != len(cards) - cards.count(UNKNOWN):  # a card twice
+        written = [index for index in cards if index != UNKNOWN] if UNKNOWN in cards else cards
+        mask = sum(map(_BITS.__getitem__, set(written)))
+        known += written is cards
+        if (mask & ~dealt).bit_count() != len(written):  # a card twice
             sound = False
             _duplicates(run, seat, place, cards, dealt)
         dealt |= mask
@@ -327,7 +331,9 @@ def _play_known(run: Faults, state: PlayState) -> bool:
     returns whether the play is complete."""
     data = run.data
     plays, words, tricks = data.plays, data.declarations, data.tricks
-    fault, apply = state.fault, state.apply
+    if len(plays) == 4 * len(tricks) <= 32:  # the usual play, four cards a trick: all in one row
+        return _play_row(run, state)
+    play = state.play
     for trick in range(1, len(tricks) + 1):
         numbers = data.trick_plays(trick - 1)
         if (len(numbers) != 4 or trick > 8) and not _trick_shape(run, trick, numbers, trick == len(tricks)):
@@ -338,10 +344,33 @@ def _play_known(run: Faults, state: PlayState) -> bool:
                 run.unchecked.append(_from_trick(trick))
                 return False
             word = words.get(number)
-            if (seat is not None and seat is not state.turn) or fault(index) is not None or (
-                    word is not None and word not in ("belote", "rebelote")):
+            if play(index, word, seat) is not None:
                 _card_fault(run, state, number, trick, position)
-            apply(index, word)
+                state.apply(index, word)  # played as written
+    return _end_of_play(run, state)
+
+
+def _play_row(run: Faults, state: PlayState) -> bool:
+    """The play of tricks of four cards each, checked and played in one row (``play_cards``),
+    the row taken up again after each card that has a fault."""
+    data = run.data
+    cards = [index for index, _, _, _ in data.plays]
+    seats = [seat for _, seat, _, _ in data.plays]
+    words = [data.declarations.get(number) for number in range(len(cards))] if data.declarations else \
+        [None] * len(cards)
+    stop = cards.index(UNKNOWN) if UNKNOWN in cards else len(cards)
+    start = 0
+    while start < stop:
+        done, _ = state.play_cards(cards[start:stop], words[start:stop], seats[start:stop])
+        number = start + done
+        if number == stop:
+            break
+        _card_fault(run, state, number, number // 4 + 1, number % 4 + 1)
+        state.apply(cards[number], words[number])  # played as written
+        start = number + 1
+    if stop < len(cards):  # a ?? in a known deal: the card is not known, the replay stops
+        run.unchecked.append(_from_trick(stop // 4 + 1))
+        return False
     return _end_of_play(run, state)
 
 
@@ -379,7 +408,6 @@ def _illegal_play(run: Faults, state: PlayState, number: int, trick: int, positi
 
 def _end_of_play(run: Faults, state: PlayState) -> bool:
     data = run.data
-    last = run.trick_at(len(data.tricks) - 1) if data.tricks else run.at(0)
     if state.is_over:
         if data.claim is not None:
             run.add("claim-inconsistent", f"{data.claim[0].full_name} claims after the last trick",
@@ -389,10 +417,15 @@ def _end_of_play(run: Faults, state: PlayState) -> bool:
         _check_claim(run, state)
         return True
     if data.stopped:
-        run.add("play-stopped", f"the play stops after {len(data.plays)} cards (*): the deal is not rescored", last)
+        run.add("play-stopped", f"the play stops after {len(data.plays)} cards (*): the deal is not rescored",
+                _last_trick(run))
         return False
-    run.add("incomplete-play", f"the play stops after {len(data.plays)} cards with no claim and no *", last)
+    run.add("incomplete-play", f"the play stops after {len(data.plays)} cards with no claim and no *", _last_trick(run))
     return False
+
+
+def _last_trick(run: Faults) -> Location:
+    return run.trick_at(len(run.data.tricks) - 1) if run.data.tricks else run.at(0)
 
 
 def _check_claim(run: Faults, state: PlayState) -> None:

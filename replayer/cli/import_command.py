@@ -25,7 +25,7 @@ def default_db() -> str:
     archive (the one ``belote serve`` opens)."""
     if os.environ.get("BELOTE_DB"):
         return os.environ["BELOTE_DB"]
-    from .web import default_db_path  # Flask only when the site's default is needed
+    from ..web import default_db_path  # Flask only when the site's default is needed
 
     return default_db_path()
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import click
 
-from notation.values import SEATS, Card, Suit
+from notation.values import SEATS, Card, Suit, canonical_hand_order
 from notation.record import Record
 
 from ..engine.scoring import DealScore, Outcome
@@ -39,7 +39,7 @@ def record_title(report: Report) -> str:
     where = f", lines {report.lines[0]}-{report.lines[1]}" if report.lines else ""
     names = [report.tag(tag) for tag in ("Event", "Round", "Deal")]
     about = " / ".join(name for name in names if name)
-    return f"record {report.index + 1}{where}" + (f": {about}" if about else "") + f" [{report.rules}]"
+    return f"record {report.index + 1}{where}" + (f": {about}" if about else "") + f" [{report.rules_text}]"
 
 
 # --- belote score -------------------------------------------------------------
@@ -130,7 +130,8 @@ def hand_lines(record: Record, replayed: Replayed) -> list[str]:
     width = max(map(len, labels))
     lines = []
     for seat, label in zip(SEATS, labels):
-        cards = replayed.hand(seat) or record.hand(seat)
+        dealt = replayed.hand(seat)  # (in the order of the 32 cards: shown as a hand is written)
+        cards = canonical_hand_order(dealt) if dealt is not None else record.hand(seat)
         lines.append(f"{label:{width}}  " + ("-" if cards is None else _suits(cards)))
     return lines
 

@@ -389,3 +389,86 @@ def generate_match(rng: random.Random, rules: Rules, first_dealer: Seat = Seat.N
         match.add(deal.score)
         dealer = dealer.next(rules.clockwise)
     return GeneratedMatch(tuple(deals), tuple(records), match.totals, match.winner)
+
+
+# --- as a person types it ----------------------------------------------------------------
+
+_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_FRENCH = {"K": "R", "Q": "D", "J": "V"}
+_CALL_SPELLINGS = {"pass": ("pass", "passe", "p", "-", "PASS"), "take": ("take", "prend", "pris"),
+                   "coinche": ("coinche", "contre", "x"), "surcoinche": ("surcoinche", "surcontre", "xx")}
+_MELD_SPELLINGS = {"tierce": ("tierce",), "quarte": ("quarte", "cinquante"), "quinte": ("quinte", "cent"),
+                   "carre": ("carre", "carré")}
+_REMARKS = ("bien joué", "hmm", "the lead", "dix de der")
+
+
+def _typed_card(word: str, rng: random.Random) -> str:
+    """A played or dealt card as a person might type it: 10 for T, French ranks, suit
+    symbols, lower case, a lower-case seat, O for West."""
+    seat, colon, card = word.rpartition(":")
+    if len(card) != 2 or card == "??":
+        return word
+    rank, suit = card
+    draw = rng.random()
+    if rank == "T" and draw < 0.6:
+        rank = "10"
+    elif rank in _FRENCH and draw < 0.2:
+        rank = _FRENCH[rank]
+    draw = rng.random()
+    suit = _SYMBOLS[suit] if draw < 0.3 else suit.lower() if draw < 0.6 else suit
+    if rank.isalpha() and rng.random() < 0.3:
+        rank = rank.lower()
+    if seat and rng.random() < 0.3:
+        seat = "o" if seat == "W" and rng.random() < 0.5 else seat.lower()
+    return seat + colon + rank + suit
+
+
+def typed_by_hand(text: str, rng: random.Random) -> str:
+    """A record's canonical text as a person might type it (docs/notation.md §3, import form):
+    tag pairs in any order and several to a line, hands in any order, every lenient spelling
+    of cards, seats, calls and melds, keywords in any case, calls over two lines, trick numbers
+    left out, comments, double spaces, CRLF line ends. For tests and benchmarks: it reads back
+    as the same record but for the comments it adds to some tricks."""
+    lines = text.rstrip("\n").split("\n")
+    tags = [line for line in lines if line.startswith("[")]
+    rng.shuffle(tags)
+    out = []
+    while tags:
+        count = rng.randint(1, 3)
+        out.append(" ".join(tags[:count]))
+        tags = tags[count:]
+    for line in lines:
+        if not line or line.startswith("["):
+            continue
+        words = line.split(" ")
+        head = words[0]
+        if head == "hand":
+            cards = words[2:]
+            rng.shuffle(cards)
+            line = rng.choice(("hand", "Hand", "HAND")) + f" {words[1].lower()} " + " ".join(
+                _typed_card(card, rng) for card in cards)
+        elif head in ("taking", "auction"):
+            calls = []
+            for word in words[1:]:
+                seat, colon, call = word.rpartition(":")
+                call = rng.choice(_CALL_SPELLINGS.get(call, (call,)))
+                if rng.random() < 0.2:
+                    call = call.replace("H", "♥")
+                calls.append((seat.lower() if rng.random() < 0.3 else seat) + colon + call)
+            line = head.upper() + " " + " ".join(calls[:3]) + ("\n\t" + " ".join(calls[3:]) if calls[3:] else "")
+        elif head == "turned":
+            line = "turned " + _typed_card(words[1], rng)
+        elif head == "announce":
+            line = " ".join([head, words[1], rng.choice(_MELD_SPELLINGS[words[2]])]
+                            + [_typed_card(card, rng) for card in words[3:]])
+        elif head.endswith(".") and head[:-1].isdigit():
+            played = [_typed_card(word, rng) if word not in ("belote", "rebelote")
+                      else rng.choice((word, word.capitalize())) for word in words[1:]]
+            line = (head + " " if rng.random() < 0.5 else "") + ("  " if rng.random() < 0.2 else " ").join(played)
+            if rng.random() < 0.2:
+                line += " {" + rng.choice(_REMARKS) + "}"
+        elif head == "play":
+            line = rng.choice(("play", "PLAY", "Play"))
+        out.append(line)
+    end = "\r\n" if rng.random() < 0.3 else "\n"
+    return end.join(out) + end

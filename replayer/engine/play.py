@@ -147,9 +147,9 @@ class PlayState:
       the cards left in its trick again through ``apply``; ``legal_mask()`` and
       ``explain_illegal`` read ``_legal``; ``trick_winner`` plays a trick through ``apply``.
 
-    A validator checks and makes each card of a record with ``fault(index)`` then
-    ``apply(index, declaration)`` (after looking at ``turn`` for the seat written), and
-    builds an ``Illegality`` with ``explain_illegal`` only for a card with a fault.
+    A validator plays each card of a record with ``play(index, declaration, seat)``, the
+    checked move, which says why a card may not be played; only then does it build an
+    ``Illegality`` (``explain_illegal``) and play the card as written (``apply``).
     """
 
     __slots__ = ("contract", "rules", "_mode", "_beats", "_points", "_trump", "_climb", "_climb_duty", "_exempt",
@@ -304,40 +304,80 @@ class PlayState:
 
     # --- moves --------------------------------------------------------------------
 
+    def play(self, index: int, declaration: str | None = None, seat: Seat | None = None) -> str | None:
+        """The checked move: play card ``index`` (0..31) for the seat in turn and return None,
+        or, when it may not be played, play nothing and return why: ``"out-of-turn"`` when
+        ``seat`` (the seat written, if any) is not the seat in turn, else what ``fault``
+        says. Raises ``DealOverError`` once the deal is over."""
+        return self._move((index,), (declaration,), (seat,), True)[1]
+
+    def play_cards(self, cards: Sequence[int], declarations: Sequence[str | None],
+                   seats: Sequence[Seat | None]) -> tuple[int, str | None]:
+        """``play`` of cards in a row (each with its declaration and the seat written, if any)
+        while each may be played: how many were, and why the next one may not be (None when
+        all were). What a validator calls for a whole deal."""
+        return self._move(cards, declarations, seats, True)
+
     def apply(self, index: int, declaration: str | None = None) -> None:
-        """Play card ``index`` (0..31) for the seat in turn, unchecked: the one move. The
-        card leaves the seat's hand if it is there; it joins the trick, takes it over when
-        it beats the winning card (rules.md §4) and adds its points; the fourth card
-        closes the trick, whose winner leads the next. Raises ``DealOverError`` once the
+        """Play card ``index`` (0..31) for the seat in turn, unchecked (a card it does not hold
+        is played all the same, and taken from no hand). Raises ``DealOverError`` once the
         deal is over."""
-        turn = self._turn
-        if turn < 0:
-            raise DealOverError(f"{ALL_CARDS[index].pretty()} played after the end of the deal", None,
-                                ALL_CARDS[index])
-        hands = self._hands
-        held = hands[turn] & 1 << index
-        hands[turn] ^= held
-        plays = self._plays
-        plays.append((turn, index, declaration, held))  # held: the card's bit, or 0
-        n = self._n
-        if not n:
-            self._led = SUIT_MASKS[index >> 3]
-            self._win, self._win_seat, self._trick_points = index, turn, self._points[index]
-        else:
-            if self._beats[self._win] >> index & 1:
-                self._win, self._win_seat = index, turn
-            self._trick_points += self._points[index]
-        if n < 3:
-            self._n = n + 1
-            self._turn = self._next[turn]
-            return
-        winner = self._win_seat
-        self._team_points[winner & 1] += self._trick_points
-        self._trick_counts[winner] += 1
-        self._tricks.append((self._leader, len(plays) - 4, winner, self._trick_points))
-        self._n = 0
-        self._leader = winner
-        self._turn = winner if len(self._tricks) < TRICKS_PER_DEAL else -1
+        self._move((index,), (declaration,), (None,), False)
+
+    def _move(self, cards: Sequence[int], words: Sequence[str | None], seats: Sequence[Seat | None],
+              check: bool) -> tuple[int, str | None]:
+        """The one move, for cards in a row: each card leaves its seat's hand (if it is there),
+        joins the trick, takes it over when it beats the winning card (rules.md §4) and adds its
+        points; the fourth card closes the trick, whose winner leads the next. With ``check``
+        a card is first tested (the seat written, the hand, ``_legal``) and the first one that
+        may not be played stops the row. The state lives in locals along the row (a deal is 32
+        moves) and goes back to the attributes at the end, and before ``_legal`` reads it."""
+        turn, n, led, win, win_seat, trick_points = (self._turn, self._n, self._led, self._win, self._win_seat,
+                                                    self._trick_points)
+        hands, plays, beats, points, following = self._hands, self._plays, self._beats, self._points, self._next
+        done, reason = 0, None
+        for index, word, seat in zip(cards, words, seats):
+            if turn < 0:
+                self._turn = turn
+                raise DealOverError(f"{ALL_CARDS[index].pretty()} played after the end of the deal", seat,
+                                    ALL_CARDS[index])
+            bit = 1 << index
+            held = hands[turn] & bit
+            if check:
+                if seat is not None and seat is not SEATS[turn]:
+                    reason = "out-of-turn"
+                    break
+                if not held:
+                    reason = "not-in-hand"
+                    break
+                if n:
+                    self._n, self._led, self._win, self._win_seat = n, led, win, win_seat
+                    legal, duty = self._legal(turn, bit)
+                    if not legal & bit:
+                        reason = duty
+                        break
+            hands[turn] ^= held
+            plays.append((turn, index, word, held))  # held: the card's bit, or 0
+            done += 1
+            if not n:
+                led, win, win_seat, trick_points = SUIT_MASKS[index >> 3], index, turn, points[index]
+            else:
+                if beats[win] >> index & 1:
+                    win, win_seat = index, turn
+                trick_points += points[index]
+            if n < 3:
+                n += 1
+                turn = following[turn]
+                continue
+            self._team_points[win_seat & 1] += trick_points
+            self._trick_counts[win_seat] += 1
+            self._tricks.append((self._leader, len(plays) - 4, win_seat, trick_points))
+            n = 0
+            self._leader = win_seat
+            turn = win_seat if len(self._tricks) < TRICKS_PER_DEAL else -1
+        self._turn, self._n, self._led, self._win, self._win_seat, self._trick_points = (turn, n, led, win, win_seat,
+                                                                                        trick_points)
+        return done, reason
 
     def push(self, card: Card, declaration: str | None = None, *, seat: Seat | None = None,
              check: bool = True) -> None:

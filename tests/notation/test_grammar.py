@@ -6,10 +6,6 @@ either refuses with a ``RecordSyntaxError`` or gives a record: it is the more le
 two on what needs memory (trick numbers in sequence, a seat given twice, a card dealt twice),
 on blank lines (escape lines) inside the calls or the play, and on white space other than
 spaces and tabs before a keyword or inside a tag pair.
-
-No ``__init__.py`` in this folder: pytest imports this file as the top-level module
-``test_grammar`` whether ``tests/`` is a package or not, whereas with one, and ``tests/``
-not a package, this folder would be a package named ``notation`` shadowing the real one.
 """
 
 from __future__ import annotations
@@ -27,12 +23,8 @@ from notation.jsonio import to_json
 from notation.parser import parse_record
 from notation.splitter import split_records
 
-try:  # the engine's modules are moving into replayer.engine
-    from replayer.engine.generator import generate_match
-    from replayer.engine.rules import PROFILES, Rules
-except ImportError:  # pragma: no cover
-    from replayer.generator import generate_match
-    from replayer.rules import PROFILES, Rules
+from replayer.engine.generator import generate_match
+from replayer.engine.rules import PROFILES, Rules
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted((ROOT / "samples").glob("*.belote")) + sorted((ROOT / "samples" / "invalid").glob("*.belote"))
@@ -439,32 +431,6 @@ def test_lines_are_numbered_from_first_line():
 
 # --- 3. the fuzz corpus ------------------------------------------------------------------
 
-NOISE = [b"{", b"}", b"[", b"]", b'"', b"\\", b";", b"%", b"*", b"\n", b"\n\n", b" ", b"\t", b"\r", b":", b"??",
-         b"10", b"\xff", b"\xc3", "♥".encode(), b"belote", b"claim", b"play", b"hand", b"1.", b"\x00"]
-
-
-def mutate(rng: random.Random, data: bytes) -> bytes:
-    """Byte flips, deletions, insertions and line swaps, one to four of them (tests/test_fuzz.py)."""
-    for _ in range(rng.randint(1, 4)):
-        kind = rng.randrange(5)
-        at = rng.randrange(len(data) + 1)
-        if kind == 0 and data:
-            at = min(at, len(data) - 1)
-            data = data[:at] + bytes([data[at] ^ (1 << rng.randrange(8))]) + data[at + 1:]
-        elif kind == 1:
-            data = data[:at] + data[at + rng.randint(1, 12):]
-        elif kind == 2:
-            data = data[:at] + rng.choice(NOISE) + data[at:]
-        elif kind == 3:
-            lines = data.split(b"\n")
-            i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
-            lines[i], lines[j] = lines[j], lines[i]
-            data = b"\n".join(lines)
-        else:
-            data = data[:at] + bytes(rng.randrange(256) for _ in range(rng.randint(1, 6))) + data[at:]
-    return data
-
-
 def _seed_records() -> list[bytes]:
     """Realistic records: comments and announcements, a lenient import, a coinche, a partial play."""
     seeds = []
@@ -475,7 +441,8 @@ def _seed_records() -> list[bytes]:
     return seeds
 
 
-def test_mutated_records_read_the_same():
+def test_mutated_records_read_the_same(mutate):
+    """Damaged records (the ``mutate`` fixture: byte flips, deletions, insertions, line swaps)."""
     seeds = _seed_records()
     rng = random.Random(20260307)
     accepted = refused = 0

@@ -1,0 +1,5 @@
+"""``python -m replayer.cli``: the ``belote`` command line."""
+
+from . import main
+
+main()

@@ -1,0 +1,1 @@
+"""Tests of the archive (``replayer/archive/``): imports, searches, stored reports, concurrent writers."""

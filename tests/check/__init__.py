@@ -1,0 +1,1 @@
+"""Tests of the checks (``replayer/check/``): the validator, its reports, streams, repairs, matches."""
