@@ -30,6 +30,7 @@ from .lexer import TAG_PAIR, TAG_START, open_comment, unescape
 MAX_LINE = 100_000
 MAX_RECORD = 2_000_000
 BLOCK = 1 << 16
+_BOM = b"\xef\xbb\xbf"  # a UTF-8 byte-order mark
 _HOLD = MAX_RECORD + MAX_LINE  # bytes held without a blank line before taking the whole lines
 _SHOWN = 200  # bytes kept of an over-long line, for its error message
 
@@ -120,14 +121,19 @@ def split_records(source: Input, *, index: int = 0, line: int = 1, offset: int =
     """The records of ``source`` (a str, bytes, a path, or a text or binary stream); ``index``,
     ``line`` and ``offset`` are those of its start in a larger file (a chunk of one)."""
     splitter = _Splitter(index, line, offset)
-    first = offset == 0
+    head = b"" if offset == 0 else None  # the first bytes, until they show a byte-order mark or not
     for block in read_blocks(source):
-        if first:
-            first = False
-            if block.startswith(b"\xef\xbb\xbf"):  # a byte-order mark: no text, but its bytes count
+        if head is not None:
+            head += block
+            if len(head) < 3 and _BOM.startswith(head):  # a short first read: the mark may go on
+                continue
+            block, head = head, None
+            if block.startswith(_BOM):  # no text, but its bytes count
                 block = block[3:]
                 splitter.bom = 3
         yield from splitter.feed(block)
+    if head:  # the input ended within what could have been a mark
+        yield from splitter.feed(head)
     yield from splitter.finish()
 
 
@@ -204,15 +210,15 @@ class _Splitter:
                 self.offset += len(self.blanks)
                 self.record = _Record(self.line, self.offset)
             elif self.blanks:
-                self.take(self.blanks)
+                self.take(self.blanks, blank=True)
             self.blanks = b""
         self.going_on = cut_short
         self.take(data, final, line_size)
 
-    def take(self, data: bytes, final: bool = False, line_size: int = 0) -> None:
+    def take(self, data: bytes, final: bool = False, line_size: int = 0, blank: bool = False) -> None:
         record = self.record
         assert record is not None
-        record.add(data, line_size)
+        record.add(data, line_size, blank)
         self.line += data.count(b"\n") - final
         self.offset += (line_size + 1 if line_size else len(data) - final) + self.bom
         self.bom = 0
@@ -221,7 +227,7 @@ class _Splitter:
         """The record gathered, unless it holds nothing but escape lines."""
         record, self.record = self.record, None
         assert record is not None
-        if len(record.escapes) < record.kept:
+        if record.content:
             yield record.raw(self.index)
             self.index += 1
 
@@ -238,6 +244,7 @@ class _Record:
         self.head_only = True  # only tag-pair and escape lines so far
         self.in_comment = False  # a "{" comment is open after the lines so far
         self.escapes: list[int] = []
+        self.content = False  # a line kept that is neither blank nor an escape line
         self.problem: Problem | None = None
 
     def goes_on(self, data: bytes) -> bool:
@@ -246,8 +253,9 @@ class _Record:
             return TAG_START.match(data) is None
         return self.head_only and data.lstrip(b" \t")[:1] != b"["
 
-    def add(self, data: bytes, line_size: int = 0) -> None:
-        """Whole lines of the record (``line_size``: the real size of an over-long one, cut)."""
+    def add(self, data: bytes, line_size: int = 0, blank: bool = False) -> None:
+        """Whole lines of the record (``line_size``: the real size of an over-long one, cut;
+        ``blank``: blank lines between its stretches)."""
         if (line_size or len(data) > MAX_LINE or self.size + len(data) > MAX_RECORD or b"{" in data
                 or self.in_comment or data[:1] == b"%" or b"\n%" in data):
             for piece in data.split(b"\n")[:-1]:
@@ -257,6 +265,7 @@ class _Record:
                                    or _TAG_LINES.fullmatch(data) is not None):  # (lines indented)
             self.head_only = False
         self.parts.append(data)
+        self.content = self.content or not blank
         count = data.count(b"\n")
         self.kept += count
         self.lines += count
@@ -278,6 +287,7 @@ class _Record:
         if line[:1] == b"%" and not self.in_comment:
             self.escapes.append(self.kept)
         else:
+            self.content = self.content or bool(line.strip(b" \t\r\x0b\x0c"))
             if self.head_only and not self.in_comment and line.lstrip(b" \t")[:1] != b"[":
                 self.head_only = False
             if b"{" in line or self.in_comment:

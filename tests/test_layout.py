@@ -5,8 +5,14 @@ test modules of the same name may live in two folders); what tests share is in
 from __future__ import annotations
 
 import ast
+import os
+import shutil
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
+
+import pytest
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
@@ -45,3 +51,43 @@ def test_the_tests_folder_is_not_on_the_path():
     import notation
 
     assert Path(notation.__file__).resolve().parent == ROOT / "notation"
+
+
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+
+
+def lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
+    """import-linter on the packages under ``root``, with the contracts of its pyproject.toml."""
+    return subprocess.run([str(LINT_IMPORTS), "--no-cache", "--no-logo", "pyproject.toml"], cwd=root,
+                          env={**os.environ, "PYTHONPATH": str(root), "COLUMNS": "200"}, capture_output=True, text=True, timeout=120)
+
+
+def test_every_import_points_down_the_layers():
+    run = lint_imports(ROOT)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "Contracts: 4 kept, 0 broken." in run.stdout
+
+
+LAYERS, NO_LIBRARIES, NO_LARK, ARCHIVE = ("Layers", "The notation, the engine and the checks need",
+                                         "Only the notation reads with Lark", "The archive serves no pages")
+
+
+@pytest.mark.parametrize("module, line, contracts", [
+    ("replayer/engine/play.py", "from replayer.check import findings", [LAYERS]),
+    # the archive brings sqlite_utils in with it
+    ("notation/values.py", "import replayer.archive", [LAYERS, NO_LIBRARIES]),
+    ("replayer/check/faults.py", "import sqlite_utils", [NO_LIBRARIES]),
+    ("replayer/archive/store.py", "import flask", [ARCHIVE]),
+    ("replayer/engine/rules.py", "import lark", [NO_LARK]),
+])
+def test_an_import_up_the_layers_breaks_a_contract(tmp_path, module, line, contracts):
+    for name in ("notation", "replayer"):
+        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    path = tmp_path / module
+    path.write_text(path.read_text(encoding="utf-8") + f"\n{line}\n", encoding="utf-8")
+    run = lint_imports(tmp_path)
+    assert run.returncode == 1
+    broken = [text for text in run.stdout.splitlines() if text.endswith(" BROKEN")]
+    assert [name for name in (LAYERS, NO_LIBRARIES, NO_LARK, ARCHIVE)
+            if any(text.startswith(name) for text in broken)] == contracts, run.stdout

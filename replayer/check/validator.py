@@ -268,16 +268,17 @@ SCORING_RULES = frozenset({"result-mismatch", "result-unreadable", "not-rescored
 def fill_seats(record: Record, rules: Rules | str | None = None) -> Record:
     """The record with the seat prefixes a transcriber left out, as the replay credits them,
     and a Dealer tag when it had none, when the deal replays without fault (notes, and
-    findings about the score, aside); else the record as it is."""
+    findings about the score, aside) under one dealer only; else the record as it is."""
     calls = record.auction if record.auction is not None else record.taking or ()
     if all(entry.seat is not None for entry in calls) and all(
             entry.seat is not None for trick in record.tricks for entry in trick.plays):
         return record
     report = validate(record, rules, repair=False)
     replayed = report.replay
-    if replayed is None or any(f.severity is not Severity.INFO and f.rule not in SCORING_RULES
-                               for f in report.findings):
+    if replayed is None or not _replays_cleanly(report, dealer_guessed=record.dealer is None):
         return record
+    if record.dealer is None and not _only_dealer(record, rules, report.dealer):
+        return record  # hidden hands, say: more than one dealer replays, so the seats are a guess
     changes: dict[str, Any] = {}
     if calls:
         name = "auction" if record.auction is not None else "taking"
@@ -291,6 +292,20 @@ def fill_seats(record: Record, rules: Rules | str | None = None) -> Record:
     if record.dealer is None and report.dealer is not None:
         changes["tags"] = tuple(t for t in record.tags if t[0] != "Dealer") + (("Dealer", str(report.dealer)),)
     return replace(record, **changes)
+
+
+def _replays_cleanly(report: Report, dealer_guessed: bool = False) -> bool:
+    """No finding but notes and the score's, and the missing-dealer warning when the record
+    had no Dealer tag to be wrong."""
+    return not any(f.severity is not Severity.INFO and f.rule not in SCORING_RULES
+                   and not (dealer_guessed and f.rule == "missing-dealer") for f in report.findings)
+
+
+def _only_dealer(record: Record, rules: Rules | str | None, dealer: Seat | None) -> bool:
+    """Whether ``dealer`` is the one seat under which the record replays cleanly."""
+    clean = [seat for seat in SEATS if _replays_cleanly(validate(
+        replace(record, tags=record.tags + (("Dealer", str(seat)),)), rules, repair=False))]
+    return clean == [dealer]
 
 
 # --- records as cut --------------------------------------------------------------

@@ -558,9 +558,6 @@ def test_missing_seat_prefixes_are_filled_in_with_the_dealer_tag_kept():
     assert str(filled) == CLASSIC
 
 
-@pytest.mark.xfail(strict=True, reason="replayer/check/validator.py fill_seats gives up on any warning but the "
-                   "score's, so on the missing-dealer warning of every record without a Dealer tag: "
-                   "neither the seats nor the Dealer tag it would add are filled in")
 def test_missing_seat_prefixes_are_filled_in_from_the_rules():
     import re
 
@@ -574,6 +571,17 @@ def test_missing_seat_prefixes_are_filled_in_from_the_rules():
     (parsed,) = list(parse(bare))
     filled = fill_seats(parsed.record, Rules.parse("ffb-annonces"))
     assert str(filled).split("\n\n", 1)[1] == CLASSIC.split("\n\n", 1)[1]
+
+
+def test_seats_are_not_guessed_when_more_than_one_dealer_replays():
+    import re
+
+    from replayer.check.validator import fill_seats
+
+    # hands hidden and no seat written: every dealer replays the deal, so nothing is filled
+    bare = re.sub(r"\b[NESW]:", "", without_hands(CLASSIC)).replace('[Dealer "S"]\n', "")
+    (parsed,) = list(parse(bare))
+    assert fill_seats(parsed.record, Rules.parse("ffb-annonces")) == parsed.record
 
 
 def test_a_seat_that_did_not_trump_has_shown_out_of_trumps():

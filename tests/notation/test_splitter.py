@@ -102,10 +102,6 @@ def test_escape_lines_are_kept_and_marked_and_a_run_of_them_alone_is_no_record()
     assert list(split_records(b"%\n\n\n")) == []
 
 
-@pytest.mark.xfail(strict=True, reason="notation/splitter.py: a run of escape lines with blank lines among them "
-                   "(a file header, a blank line, another % note) is cut as a record (the blank lines count as "
-                   "kept lines in _Record.emit) and parse() gives an empty Record for it; docs/notation.md §1: a "
-                   "record that holds only escape lines is no record")
 def test_escape_lines_with_blank_lines_among_them_alone_are_no_record():
     assert list(split_records(b"% only\n% escape lines\n\n%\n")) == []
     from notation import parse
@@ -133,9 +129,6 @@ def test_a_byte_order_mark_is_no_text_but_its_bytes_count():
         assert list(split_records(io.BytesIO(data))) == records
 
 
-@pytest.mark.xfail(strict=True, reason="notation/splitter.py split_records looks for the byte-order mark in the "
-                   "first block only: a stream whose first read gives fewer than 3 bytes (BLOCK 1 or 2 here; a "
-                   "short read of a pipe) keeps the mark as text (\\ufeff) in the first record")
 @pytest.mark.parametrize("size", [1, 2])
 def test_a_byte_order_mark_cut_over_the_first_blocks_is_no_text_either(size, monkeypatch):
     data = b'\xef\xbb\xbf[E "x"]\nhand N -\n\n[E "y"]\nplay\n'
