@@ -40,6 +40,9 @@ _BLANKS = re.compile(rb"\n(?:[ \t\r\x0b\x0c]*+\n)++")  # a line end, then blank 
 _LEADING_BLANKS = re.compile(rb"(?:[ \t\r\x0b\x0c]*+\n)*+")
 _TRAILING_BLANKS = re.compile(rb"(?:\n[ \t\r\x0b\x0c]*+)++\Z")
 _TAG_LINES = re.compile(rb"(?:[ \t]*+\[[^\n]*+\n)*+")
+# a "{" with no "}" after it on its line: a comment may go on past the line end (else every
+# comment opened in these lines is closed by the line's last "}", and none is open after them)
+_OPEN_BRACE = re.compile(rb"\{[^}\n]*\n")
 _HEAD = re.compile(r"(?:[ \t]*+[\[%][^\n]*+\n)*+")  # the tag-pair (and escape) lines a record starts with
 _CUT = re.compile(rb"\n[ \t\r\x0b\x0c]*\n(?=" + TAG_START.pattern + rb")")  # where a record always ends
 
@@ -256,8 +259,9 @@ class _Record:
     def add(self, data: bytes, line_size: int = 0, blank: bool = False) -> None:
         """Whole lines of the record (``line_size``: the real size of an over-long one, cut;
         ``blank``: blank lines between its stretches)."""
-        if (line_size or len(data) > MAX_LINE or self.size + len(data) > MAX_RECORD or b"{" in data
-                or self.in_comment or data[:1] == b"%" or b"\n%" in data):
+        if (line_size or len(data) > MAX_LINE or self.size + len(data) > MAX_RECORD
+                or b"{" in data and _OPEN_BRACE.search(data) is not None or self.in_comment
+                or data[:1] == b"%" or b"\n%" in data):
             for piece in data.split(b"\n")[:-1]:
                 self.add_line(piece, line_size)
             return

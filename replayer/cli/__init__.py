@@ -10,6 +10,7 @@ directory, binary or empty input, unknown rules).
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import io
 import json
 import os
@@ -18,7 +19,7 @@ import shutil
 import sys
 import tempfile
 from contextlib import contextmanager
-from typing import IO, Iterator
+from typing import IO, Any, Iterator
 
 import click
 
@@ -30,7 +31,6 @@ from notation.record import Record
 from notation.splitter import MAX_RECORD
 from notation.writer import write_file
 
-from .import_command import import_command
 from ..engine.generator import generate_match
 from ..engine.rules import Rules, RulesError
 from ..check.findings import Finding, Severity
@@ -40,7 +40,6 @@ from .render import match_lines, score_lines, show_lines
 from ..check.report import Report
 from ..check.streams import validate_stream
 from ..check.validator import fill_seats, validate
-from ..web.serve import serve_command
 
 PROGRESS_MIN_BYTES = 1 << 20  # below this a run is short: no progress bar
 
@@ -62,7 +61,28 @@ RULES_OPTION = click.option("--rules", "rules", metavar="RULES", callback=_rules
                                  'e.g. "ffb-coinche; undertrump=must".')
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group whose heavier commands are imported when run (click's lazy loading): ``belote
+    validate`` need not wait for Flask and the archive to load."""
+
+    def __init__(self, *args: Any, lazy: dict[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = lazy  # command name -> "module:attribute"
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self.lazy])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy:
+            module, name = self.lazy[cmd_name].split(":")
+            command: click.Command = getattr(importlib.import_module(module), name)
+            return command
+        return super().get_command(ctx, cmd_name)
+
+
+# The archive and the site have their own modules, loaded only when their command runs.
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
+             lazy={"import": "replayer.cli.import_command:import_command", "serve": "replayer.web.serve:serve_command"})
 def belote() -> None:
     """Record, check and replay games of Belote, Belote with announcements and Coinche."""
 
@@ -501,11 +521,6 @@ def generated_records(rng: random.Random, rules: Rules, count: int, event: str =
         match = generate_match(rng, rules, SEATS[(round_ - 1) % 4], event=event, round_=str(round_))
         yield from match.records[:count]
         count -= len(match.records)
-
-
-# The archive and the site have their own modules; the group only lists them.
-belote.add_command(import_command)
-belote.add_command(serve_command)
 
 
 def main() -> None:

@@ -16,6 +16,7 @@ import click
 
 from ..archive import DEFAULT_TIMEOUT, Archive, ArchiveError, ImportSummary
 from ..engine.rules import Rules, RulesError
+from ..web import default_db_path
 
 SHOWN_UNPARSEABLE = 50  # listed in the summary; the rest is counted
 
@@ -25,8 +26,6 @@ def default_db() -> str:
     archive (the one ``belote serve`` opens)."""
     if os.environ.get("BELOTE_DB"):
         return os.environ["BELOTE_DB"]
-    from ..web import default_db_path  # Flask only when the site's default is needed
-
     return default_db_path()
 
 

@@ -491,3 +491,16 @@ def test_the_command_line_reports_the_long_record_and_fmt_refuses_to_rewrite(tmp
     long_event.write_bytes(long_event_file)
     result = runner.invoke(belote, ["validate", str(long_event)])
     assert result.exit_code == 1 and "1 record(s), 1 with errors" in result.output
+
+
+def test_the_archive_and_the_site_load_only_for_their_commands():
+    """``belote validate`` starts without Flask, sqlite-utils or the archive; ``import`` and
+    ``serve`` are listed and load theirs when run."""
+    probe = ("import sys; from replayer.cli import belote; "
+             "print(sorted(m for m in ('flask', 'sqlite_utils', 'replayer.archive', 'replayer.web') if m in sys.modules)); "
+             "from click import Context; ctx = Context(belote); "
+             "print(belote.list_commands(ctx)); print(belote.get_command(ctx, 'serve').name, "
+             "'flask' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == [
+        "[]", "['convert', 'fmt', 'generate', 'import', 'score', 'serve', 'show', 'validate']", "serve True"]
