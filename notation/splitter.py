@@ -43,6 +43,7 @@ _TAG_LINES = re.compile(rb"(?:[ \t]*+\[[^\n]*+\n)*+")
 # a "{" with no "}" after it on its line: a comment may go on past the line end (else every
 # comment opened in these lines is closed by the line's last "}", and none is open after them)
 _OPEN_BRACE = re.compile(rb"\{[^}\n]*\n")
+_BLANK_BYTES = b" \t\r\x0b\x0c\n"
 _HEAD = re.compile(r"(?:[ \t]*+[\[%][^\n]*+\n)*+")  # the tag-pair (and escape) lines a record starts with
 _CUT = re.compile(rb"\n[ \t\r\x0b\x0c]*\n(?=" + TAG_START.pattern + rb")")  # where a record always ends
 
@@ -163,18 +164,25 @@ class _Splitter:
             block = block[end + 1:]
         buffer = self.buffer + block if self.buffer else block
         start = 0
+        stretch = self.stretch
         for cut in _BLANKS.finditer(buffer):
-            yield from self.stretch(buffer[start:cut.start() + 1])
+            done = stretch(buffer[start:cut.start() + 1])
+            if done is not None:
+                yield done
             self.blanks += buffer[cut.start() + 1:cut.end()]
             start = cut.end()
         self.buffer = buffer[start:]
         if len(self.buffer) > _HOLD:  # no blank line in sight: take the whole lines now
             end = self.buffer.rfind(b"\n") + 1
             if end:
-                yield from self.stretch(self.buffer[:end], cut_short=True)
+                done = stretch(self.buffer[:end], cut_short=True)
+                if done is not None:
+                    yield done
                 self.buffer = self.buffer[end:]
             if len(self.buffer) > MAX_LINE:  # a line still going on beyond the limit: keep its start
-                yield from self.stretch(self.buffer[:_SHOWN] + b"\n", cut_short=True, line_size=len(self.buffer))
+                done = stretch(self.buffer[:_SHOWN] + b"\n", cut_short=True, line_size=len(self.buffer))
+                if done is not None:
+                    yield done
                 self.long, self.buffer = 1, b""
 
     def end_long_line(self, rest: int) -> None:
@@ -190,24 +198,30 @@ class _Splitter:
             self.end_long_line(0)
         end = _TRAILING_BLANKS.search(self.buffer)  # the last lines, blank or not ended by "\n"
         data = self.buffer[:end.start() + 1] if end else self.buffer + b"\n"
-        if data.strip(b" \t\r\x0b\x0c\n"):
-            yield from self.stretch(data, final=end is None)
+        done = self.stretch(data, final=end is None) if data.strip(b" \t\r\x0b\x0c\n") else None
+        if done is not None:
+            yield done
         if self.record is not None:
-            yield from self.emit()
+            done = self.emit()
+            if done is not None:
+                yield done
 
     def stretch(self, data: bytes, cut_short: bool = False, final: bool = False,
-                line_size: int = 0) -> Iterator[RawRecord]:
-        """Lines without a blank line among them: they go on with the record gathered, or start one."""
-        lead = _LEADING_BLANKS.match(data).end()  # type: ignore[union-attr]
+                line_size: int = 0) -> RawRecord | None:
+        """Lines without a blank line among them: they go on with the record gathered, or start
+        one; the record they end, if any."""
+        done = None
+        lead = _LEADING_BLANKS.match(data).end() if data[0] in _BLANK_BYTES else 0  # type: ignore[union-attr]
         if lead and self.going_on:  # blank lines right after a stretch cut short: it ends there
             self.going_on = False
         if not self.going_on:
-            self.blanks += data[:lead]
-            data = data[lead:]
-            if not data:
-                return
+            if lead:
+                self.blanks += data[:lead]
+                data = data[lead:]
+                if not data:
+                    return None
             if self.record is not None and not self.record.goes_on(data):
-                yield from self.emit()
+                done = self.emit()
             if self.record is None:
                 self.line += self.blanks.count(b"\n")
                 self.offset += len(self.blanks)
@@ -217,22 +231,23 @@ class _Splitter:
             self.blanks = b""
         self.going_on = cut_short
         self.take(data, final, line_size)
+        return done
 
     def take(self, data: bytes, final: bool = False, line_size: int = 0, blank: bool = False) -> None:
         record = self.record
         assert record is not None
-        record.add(data, line_size, blank)
-        self.line += data.count(b"\n") - final
+        self.line += record.add(data, line_size, blank) - final
         self.offset += (line_size + 1 if line_size else len(data) - final) + self.bom
         self.bom = 0
 
-    def emit(self) -> Iterator[RawRecord]:
+    def emit(self) -> RawRecord | None:
         """The record gathered, unless it holds nothing but escape lines."""
         record, self.record = self.record, None
         assert record is not None
-        if record.content:
-            yield record.raw(self.index)
-            self.index += 1
+        if not record.content:
+            return None
+        self.index += 1
+        return record.raw(self.index - 1)
 
 
 class _Record:
@@ -256,24 +271,26 @@ class _Record:
             return TAG_START.match(data) is None
         return self.head_only and data.lstrip(b" \t")[:1] != b"["
 
-    def add(self, data: bytes, line_size: int = 0, blank: bool = False) -> None:
+    def add(self, data: bytes, line_size: int = 0, blank: bool = False) -> int:
         """Whole lines of the record (``line_size``: the real size of an over-long one, cut;
-        ``blank``: blank lines between its stretches)."""
+        ``blank``: blank lines between its stretches); return how many."""
         if (line_size or len(data) > MAX_LINE or self.size + len(data) > MAX_RECORD
                 or b"{" in data and _OPEN_BRACE.search(data) is not None or self.in_comment
                 or data[:1] == b"%" or b"\n%" in data):
-            for piece in data.split(b"\n")[:-1]:
+            pieces = data.split(b"\n")[:-1]
+            for piece in pieces:
                 self.add_line(piece, line_size)
-            return
-        if self.head_only and not (data[:1] == b"[" and data.count(b"\n[") == data.count(b"\n") - 1
+            return len(pieces)
+        count = data.count(b"\n")
+        if self.head_only and not (data[:1] == b"[" and data.count(b"\n[") == count - 1
                                    or _TAG_LINES.fullmatch(data) is not None):  # (lines indented)
             self.head_only = False
         self.parts.append(data)
         self.content = self.content or not blank
-        count = data.count(b"\n")
         self.kept += count
         self.lines += count
         self.size += len(data)
+        return count
 
     def add_line(self, line: bytes, line_size: int = 0) -> None:
         size = (line_size or len(line)) + 1
