@@ -4,7 +4,7 @@
 per structure (docs/notation.md, section 4).  ``read_with_grammar(text)`` reads one
 record's text with it (Lark LALR, contextual lexer) and builds the model with an inline
 transformer: the same ``Record`` as the reader (``notation.parser``), positions and
-comments included.  It serves as the reference the fast reader is tested against, and
+comments included.  It serves as the reference the reader (``notation.reader``) is tested against, and
 ``expected_after(text)`` says in words what the grammar expected where it refuses a text.
 
 The grammar checks the form of a record, and the counts it can state (1 to 4 hands, 1 to

@@ -1,7 +1,7 @@
 """The archive: Belote records in a SQLite file, through sqlite-utils.
 
 Nothing else in the project talks SQL. ``Archive(path)`` creates or opens the
-file, applies the schema's migrations (``replayer.archive_schema``), turns WAL on
+file, applies the schema's migrations (``replayer.archive.schema``), turns WAL on
 once and enforces foreign keys. Records are stored once each (the sha256 of the
 canonical text is unique), validated on the way in, grouped into matches, and
 searched by tags, validity and full text. Every import is one transaction: it

@@ -143,7 +143,7 @@ def all_comments(data: RecordData) -> str | None:
 
 
 def _match_key(tag: Callable[[str], str | None]) -> tuple[str | None, str | None] | None:
-    """``replayer.matches.match_key`` on a record's tags: a match needs an Event or a Round."""
+    """``replayer.check.matches.match_key`` on a record's tags: a match needs an Event or a Round."""
     event, round_ = tag("Event"), tag("Round")
     return None if not event and not round_ else (event, round_)
 

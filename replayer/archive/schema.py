@@ -19,7 +19,7 @@ Tables:
   to the record's raw text (line 1 = its first line);
 * ``matches``: runs of consecutive records of one file with the same Event and
   Round (the notation's rule), with their final totals, winner and errors;
-* ``match_findings``: what ``replayer.matches.check_match`` found in a match;
+* ``match_findings``: what ``replayer.check.matches.check_match`` found in a match;
 * ``records_fts``: full-text index over event, site, the four players and the
   comments, kept up to date by triggers.
 """

@@ -5,7 +5,7 @@ An ``Importer`` lives inside the import's one transaction (the caller's
 can take the ids it reads). It gives new records consecutive ids from the largest one
 stored, skips a record whose content hash is stored already (or was seen
 earlier in the same import), groups consecutive records of one source with the
-same Event and Round into a match (checked by ``replayer.matches.check_match``)
+same Event and Round into a match (checked by ``replayer.check.matches.check_match``)
 and inserts rows in batches (one prepared INSERT each). Foreign keys are checked at
 commit (``defer_foreign_keys``), so a match row can follow its records.
 """
@@ -143,7 +143,7 @@ class Importer:
         return found
 
     def _unreadable(self, source: str, item: Unreadable) -> None:
-        self._close_match()  # as in replayer.matches: a record that cannot be read ends a match
+        self._close_match()  # as in replayer.check.matches: a record that cannot be read ends a match
         self.unparseable.append((source, item.line, item.column, item.message))
         self.rejected.append(make_finding("syntax-error", item.message,
                                           Location(self._index, item.line, item.column)))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from notation.values import ALL_CARDS, Card, Seat
+from notation.values import ALL_CARDS, SEATS, Card, Seat
 
 from ..engine.contract import Contract
 from ..engine.play import PlayState
@@ -25,8 +25,13 @@ class Replayed:
     contract: Contract | None = None
     void: bool = False
     call_seats: tuple[Seat, ...] = ()
-    plays: tuple[tuple[Seat, Card], ...] = ()
+    moves: bytes = b""  # each card played, in order: seat index << 5 | card index (PlayState.moves)
     claimed_by: Seat | None = None
+
+    @property
+    def plays(self) -> tuple[tuple[Seat, Card], ...]:
+        """Each card played, with the seat it is credited to."""
+        return tuple((SEATS[move >> 5], ALL_CARDS[move & 31]) for move in self.moves)
 
     def hand(self, seat: Seat) -> tuple[Card, ...] | None:
         """The seat's cards as dealt, when known or rebuilt."""
@@ -58,10 +63,10 @@ class Replayed:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Replayed:
-        plays = tuple((Seat.parse(text[0]), Card.parse(text[2:])) for text in data["plays"])
+        moves = bytes(Seat.parse(text[0]).index << 5 | Card.parse(text[2:]).index for text in data["plays"])
         return cls(tuple(data["dealt"]) if data["dealt"] else None,  # type: ignore[arg-type]
                    Contract.parse(data["contract"]) if data["contract"] else None, data["void"],
-                   tuple(map(Seat.parse, data["call_seats"])), plays,
+                   tuple(map(Seat.parse, data["call_seats"])), moves,
                    Seat.parse(data["claimed_by"]) if data["claimed_by"] else None)
 
 

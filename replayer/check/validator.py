@@ -112,7 +112,7 @@ def _replayed(run: Faults) -> Replayed:
     state = run.state
     return Replayed(run.masks, run.contract, run.void,
                     tuple(seat for seat, _ in run.bidding.history) if run.bidding is not None else (),
-                    state.plays if state is not None else (), state.claimed_by if state is not None else None)
+                    state.moves if state is not None else b"", state.claimed_by if state is not None else None)
 
 
 def syntax_report(result: ParseResult, index: int) -> Report:

@@ -245,6 +245,12 @@ class PlayState:
         return self._pairs_of(0, len(self._plays))
 
     @property
+    def moves(self) -> bytes:
+        """Each card played, in order, as a byte: seat index << 5 | card index (plain data, for
+        a report to keep)."""
+        return bytes([seat << 5 | card for seat, card, _, _ in self._plays])
+
+    @property
     def declarations(self) -> tuple[Declaration, ...]:
         return tuple(Declaration(SEATS[s], ALL_CARDS[c], word) for s, c, word, _ in self._plays if word)
 
