@@ -1,16 +1,16 @@
-"""From the reader's plain data to the rich ``Record``, and back.
+"""From the reader's plain data to the rich ``Record``.
 
-``to_record(data)`` builds the model of ``record.py`` (what the writer, JSON, the site and
+``to_record(data)`` builds the model of ``record.py`` (what JSON, the site, the repairs and
 people use) from a ``RecordData``; with ``positions`` every item gets its ``Pos``, worked
-out line by line from the places the reader kept. ``record_data(record)`` goes the other
-way, for a ``Record`` made in code and given to the validator, which reads ``RecordData``.
+out line by line from the places the reader kept. ``Record.data()`` goes the other way,
+for a ``Record`` made in code and given to the validator or the writer, which read
+``RecordData``.
 """
 
 from __future__ import annotations
 
-from .errors import RecordSyntaxError
 from .lexer import UNKNOWN, word_columns
-from .reader import WORD_BITS, RecordData, logical_line, offset_position, place, read_record
+from .reader import WORD_BITS, RecordData, logical_line, offset_position
 from .record import Announcement, CallEntry, CardEntry, Claim, Hand, Pos, Record, Source, Trick
 from .values import ALL_CARDS, Card
 
@@ -75,60 +75,3 @@ def to_record(data: RecordData, positions: bool = True, source: Source | None = 
                   turned_comments=tuple(data.turned_comments),
                   turned_pos=pos(data.turned_place) if turned is not None else None,
                   turned_unknown=turned == UNKNOWN)
-
-
-def record_data(record: Record, index: int = 0) -> RecordData:
-    """The ``RecordData`` of a ``Record`` made in code or edited: the same values, each item
-    placed at its ``pos`` (nowhere when it has none), the tags where its source has them."""
-    data = RecordData(text="", first_line=0, index=index, columns=True)
-    data.tags = list(record.tags)
-    data.tag_places = _tag_places(record)
-    data.comments = list(record.comments)
-    data.hands = [(hand.seat, None if hand.cards is None else [_index(card) for card in hand.cards], _at(hand.pos),
-                   list(hand.comments)) for hand in record.hands]
-    if record.turned is not None or record.turned_unknown:
-        data.turned = _index(record.turned)
-        data.turned_place = _at(record.turned_pos)
-    data.turned_comments = list(record.turned_comments)
-    calls = record.taking if record.taking is not None else record.auction
-    data.bidding = "taking" if record.taking is not None else "auction" if record.auction is not None else None
-    for i, entry in enumerate(calls or ()):
-        data.calls.append((entry.call, entry.seat, entry.annotation, _at(entry.pos)))
-        if entry.comments:
-            data.call_comments[i] = list(entry.comments)
-    data.announcements = [(a.seat, a.kind, tuple(_index(card) for card in a.cards), a.annotation, _at(a.pos),
-                           list(a.comments)) for a in record.announcements]
-    for number, trick in enumerate(record.tricks):
-        data.tricks.append((len(data.plays), _at(trick.pos)))
-        if trick.comments:
-            data.trick_comments[number] = list(trick.comments)
-        for entry in trick.plays:
-            if entry.declaration:
-                data.declarations[len(data.plays)] = entry.declaration
-            if entry.comments:
-                data.play_comments[len(data.plays)] = list(entry.comments)
-            data.plays.append((_index(entry.card), entry.seat, entry.annotation, _at(entry.pos)))
-    if record.claim is not None:
-        data.claim = (record.claim.seat, _at(record.claim.pos), list(record.claim.comments))
-    data.stopped = record.stopped
-    return data
-
-
-def _index(card: Card | None) -> int:
-    return UNKNOWN if card is None else card.index
-
-
-def _at(pos: Pos | None) -> int:
-    return 0 if pos is None else place(pos.line, pos.column)
-
-
-def _tag_places(record: Record) -> list[int]:
-    """Where the record's source text has its tags (read again), else nowhere."""
-    if record.source is not None:
-        try:
-            read = read_record(record.source.text, record.source.first_line)
-        except RecordSyntaxError:
-            read = None
-        if read is not None and read.tags == list(record.tags):
-            return [place(*read.tag_at(at)) for at in read.tag_places]  # type: ignore[misc]
-    return [0] * len(record.tags)

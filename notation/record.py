@@ -15,14 +15,11 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from .values import ANNOTATIONS, DECLARATIONS, Call, Card, MeldKind, Seat, canonical_hand_order
-from .writer import write_record
+from .errors import RecordSyntaxError
+from .lexer import UNKNOWN
+from .reader import RecordData, place, read_record
+from .writer import TAG_ROSTER, tags_in_export_order, write_record
 
-TAG_ROSTER: tuple[str, ...] = ("Event", "Site", "Date", "Round", "Deal", "North", "East", "South", "West",
-                               "Dealer", "Variant", "Rules", "Target", "Score", "Result")
-"""Known tags, in export order; other tags follow them in the order given."""
-
-_ROSTER_RANK = {name: i for i, name in enumerate(TAG_ROSTER)}
-_OTHER = len(TAG_ROSTER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,12 +197,67 @@ class Record:
     def __str__(self) -> str:
         return write_record(self)
 
+    def data(self, index: int = 0, places: bool = True) -> RecordData:
+        """The record as plain data (what the reader gives, what the validator and the writer
+        read): the same values, each item placed at its ``pos`` (nowhere when it has none),
+        the tags where its source has them; without ``places``, placed nowhere (cheaper)."""
+        at = _at if places else _nowhere
+        data = RecordData(text="", first_line=0, index=index, columns=True)
+        data.tags = list(self.tags)
+        data.tag_places = _tag_places(self) if places else [0] * len(self.tags)
+        data.comments = list(self.comments)
+        data.hands = [(hand.seat, None if hand.cards is None else [_index(card) for card in hand.cards],
+                       at(hand.pos), list(hand.comments)) for hand in self.hands]
+        if self.turned is not None or self.turned_unknown:
+            data.turned = _index(self.turned)
+            data.turned_place = at(self.turned_pos)
+        data.turned_comments = list(self.turned_comments)
+        calls = self.taking if self.taking is not None else self.auction
+        data.bidding = "taking" if self.taking is not None else "auction" if self.auction is not None else None
+        for i, entry in enumerate(calls or ()):
+            data.calls.append((entry.call, entry.seat, entry.annotation, at(entry.pos)))
+            if entry.comments:
+                data.call_comments[i] = list(entry.comments)
+        data.announcements = [(a.seat, a.kind, tuple(_index(card) for card in a.cards), a.annotation, at(a.pos),
+                               list(a.comments)) for a in self.announcements]
+        for number, trick in enumerate(self.tricks):
+            data.tricks.append((len(data.plays), at(trick.pos)))
+            if trick.comments:
+                data.trick_comments[number] = list(trick.comments)
+            for entry in trick.plays:
+                if entry.declaration:
+                    data.declarations[len(data.plays)] = entry.declaration
+                if entry.comments:
+                    data.play_comments[len(data.plays)] = list(entry.comments)
+                data.plays.append((_index(entry.card), entry.seat, entry.annotation, at(entry.pos)))
+        if self.claim is not None:
+            data.claim = (self.claim.seat, at(self.claim.pos), list(self.claim.comments))
+        data.stopped = self.stopped
+        return data
 
-def tags_in_export_order(tags: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
-    """The roster's tags in roster order, then the others as given (a stable sort, done only when needed)."""
-    tags = tuple(tags)
-    ranks = [_ROSTER_RANK.get(pair[0], _OTHER) for pair in tags]
-    return tags if ranks == sorted(ranks) else tuple(sorted(tags, key=lambda pair: _ROSTER_RANK.get(pair[0], _OTHER)))
+
+def _index(card: Card | None) -> int:
+    return UNKNOWN if card is None else card.index
+
+
+def _at(pos: Pos | None) -> int:
+    return 0 if pos is None else place(pos.line, pos.column)
+
+
+def _nowhere(pos: Pos | None) -> int:
+    return 0
+
+
+def _tag_places(record: Record) -> list[int]:
+    """Where the record's source text has its tags (read again), else nowhere."""
+    if record.source is not None:
+        try:
+            read = read_record(record.source.text, record.source.first_line)
+        except RecordSyntaxError:
+            read = None
+        if read is not None and read.tags == list(record.tags):
+            return [place(*read.tag_at(at)) for at in read.tag_places]  # type: ignore[misc]
+    return [0] * len(record.tags)
 
 
 def variant_name(value: str | None) -> str | None:

@@ -34,6 +34,14 @@ class _Value(enum.Enum):
 
     __hash__ = object.__hash__
 
+    # ``str()`` and f-strings give the notation; ``_value_`` (enum's own attribute) rather
+    # than ``.value`` (a descriptor call), since writers and messages do it for every card.
+    def __str__(self) -> str:
+        return self._value_  # type: ignore[no-any-return]
+
+    def __format__(self, spec: str) -> str:
+        return format(self._value_, spec)
+
 
 class Suit(_Value):
     SPADES = "S"
@@ -61,8 +69,6 @@ class Suit(_Value):
         except KeyError:
             raise NotationError(f"not a suit: {text!r} (expected S H D C or ♠ ♥ ♦ ♣)", text) from None
 
-    def __str__(self) -> str:
-        return self.value
 
 
 SUITS: tuple[Suit, ...] = tuple(Suit)
@@ -101,8 +107,6 @@ class Rank(_Value):
                 f"not a rank: {text!r} (expected A K Q J T 9 8 7, 10, or French R D V)", text
             ) from None
 
-    def __str__(self) -> str:
-        return self.value
 
 
 RANKS: tuple[Rank, ...] = tuple(Rank)
@@ -156,7 +160,7 @@ class Card:
         return rank + self.suit.symbol
 
     def __str__(self) -> str:
-        return self.rank.value + self.suit.value
+        return self.rank._value_ + self.suit._value_  # type: ignore[no-any-return]
 
     def __repr__(self) -> str:
         return f"Card({self})"
@@ -165,14 +169,7 @@ class Card:
         return self.index < other.index
 
 
-_CARDS: tuple[Card, ...] = tuple(
-    object.__new__(Card) for _ in range(32)
-)
-for _suit in SUITS:
-    for _rank in RANKS:
-        _card = _CARDS[_suit.index * 8 + _rank.index]
-        object.__setattr__(_card, "rank", _rank)
-        object.__setattr__(_card, "suit", _suit)
+_CARDS: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)  # by index
 ALL_CARDS: tuple[Card, ...] = _CARDS
 _CARD_BY_TEXT: dict[str, Card] = {str(c): c for c in _CARDS}
 
@@ -217,8 +214,6 @@ class Team(_Value):
             return Team.EW
         raise NotationError(f"not a side: {text!r} (expected NS or EW)", text)
 
-    def __str__(self) -> str:
-        return self.value
 
 
 class Seat(_Value):
@@ -255,8 +250,6 @@ class Seat(_Value):
         except KeyError:
             raise NotationError(f"not a seat: {text!r} (expected N E S W)", text) from None
 
-    def __str__(self) -> str:
-        return self.value
 
 
 SEATS: tuple[Seat, ...] = tuple(Seat)
@@ -304,8 +297,6 @@ class Denomination(_Value):
         suit = self.suit
         return suit.symbol if suit else self.value
 
-    def __str__(self) -> str:
-        return self.value
 
 
 _DENOMINATION_ALIASES = {"SA": Denomination.NO_TRUMPS, "NT": Denomination.NO_TRUMPS,
@@ -410,11 +401,9 @@ DECLARATIONS: tuple[str, ...] = ("belote", "rebelote")
 """Words said when a trump king or queen is played."""
 
 
-class MeldKind(enum.Enum):
+class MeldKind(_Value):
     TIERCE = "tierce"  # 3 in sequence
     QUARTE = "quarte"  # 4 in sequence ("cinquante")
     QUINTE = "quinte"  # 5 or more in sequence ("cent")
     CARRE = "carre"  # four of a kind
 
-    def __str__(self) -> str:
-        return self.value

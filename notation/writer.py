@@ -1,52 +1,80 @@
 """The canonical (export) form of records: one byte sequence per record.
 
-``write_record(record)`` is what ``str(record)`` returns; reading it gives back an equal
-record, and writing that again gives the same text (docs/notation.md §3). A file is the
-``%`` header line, then its records, each after a blank line.
+``write_data(data)`` writes a record's plain data (``RecordData``, what the reader gives);
+``write_record(record)``, what ``str(record)`` returns, writes a ``Record`` through its data
+(``Record.data``). Reading the text gives back an equal record, and writing that again gives
+the same text (docs/notation.md §3). A file is the ``%`` header line, then its records, each
+after a blank line.
 
-The writer only reads a record's attributes: it imports no model class, so that the model
-can print itself with it.
+The export order is the writer's: known tags first (``TAG_ROSTER``), hands in seat order,
+the cards of a hand in canonical order (suits S H D C, ranks A K Q J T 9 8 7, unknown cards
+last). The writer imports no model class, so that the model can print itself with it.
 """
 
 from __future__ import annotations
 
-from typing import IO, TYPE_CHECKING, Iterable
+from typing import IO, TYPE_CHECKING, Iterable, Sequence
 
 from .errors import WriteError
-from .values import ALL_CARDS, Card, Seat
+from .lexer import UNKNOWN
+from .values import ALL_CARDS, Seat, hand_sort_key
 
 if TYPE_CHECKING:
-    from .record import Announcement, CallEntry, CardEntry, Hand, Record, Trick
+    from .reader import RecordData
+    from .record import Record
 
 FILE_HEADER = "% belote-notation 1.0\n"
 
-_CARD_TEXT: dict[Card | None, str] = {card: str(card) for card in ALL_CARDS} | {None: "??"}
+TAG_ROSTER: tuple[str, ...] = ("Event", "Site", "Date", "Round", "Deal", "North", "East", "South", "West",
+                               "Dealer", "Variant", "Rules", "Target", "Score", "Result")
+"""Known tags, in export order; other tags follow them in the order given."""
+
+_ROSTER_RANK = {name: i for i, name in enumerate(TAG_ROSTER)}
+_OTHER = len(TAG_ROSTER)
+# by card index, UNKNOWN (-1) last in the list
+_CARD_TEXT: tuple[str, ...] = tuple(str(card) for card in ALL_CARDS) + ("??",)
+_HAND_KEY: tuple[int, ...] = tuple(hand_sort_key(card) for card in ALL_CARDS) + (hand_sort_key(None),)
 _SEAT_PREFIX: dict[Seat | None, str] = {seat: f"{seat}:" for seat in Seat} | {None: ""}
+_NONE: list[str] = []  # no comments
+
+
+def tags_in_export_order(tags: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """The roster's tags in roster order, then the others as given (a stable sort, done only when needed)."""
+    tags = tuple(tags)
+    ranks = [_ROSTER_RANK.get(pair[0], _OTHER) for pair in tags]
+    return tags if ranks == sorted(ranks) else tuple(sorted(tags, key=lambda pair: _ROSTER_RANK.get(pair[0], _OTHER)))
 
 
 def write_record(record: Record) -> str:
     """The record in canonical form, ending with a newline (no blank line)."""
-    lines = [f'[{name} "{_escape(value)}"]' for name, value in record.tags]
+    return write_data(record.data(places=False))
+
+
+def write_data(data: RecordData) -> str:
+    """The canonical text of a record's data, ending with a newline (no blank line)."""
+    lines = [f'[{name} "{_escape(value)}"]' for name, value in tags_in_export_order(data.tags)]
     if lines:
         lines.append("")  # a blank line between the tag pairs and the body, as in PGN
     head = len(lines)
-    lines += ["{" + _braced(text) + "}" for text in record.comments]
-    lines += [_hand(hand) for hand in record.hands]
-    if record.turned is not None or record.turned_unknown:
-        lines.append("turned " + _CARD_TEXT[record.turned] + _after(record.turned_comments))
-    if record.taking is not None:
-        lines.append(_calls("taking", record.taking))
-    if record.auction is not None:
-        lines.append(_calls("auction", record.auction))
-    lines += [_announcement(announcement) for announcement in record.announcements]
+    lines += ["{" + _braced(text) + "}" for text in data.comments]
+    hands = data.hands
+    if any(hands[i][0].index > hands[i + 1][0].index for i in range(len(hands) - 1)):
+        hands = sorted(hands, key=lambda hand: hand[0].index)
+    lines += [_hand(seat, cards, comments) for seat, cards, _, comments in hands]
+    if data.turned is not None:
+        lines.append("turned " + _CARD_TEXT[data.turned] + _after(data.turned_comments))
+    if data.bidding is not None:
+        lines.append(_calls(data))
+    lines += [f"announce {seat} {kind} {_cards(cards)}{note or ''}" + _after(comments)
+              for seat, kind, cards, note, _, comments in data.announcements]
     # A record without a body gets an empty play: a record of nothing would vanish from its file, and
     # tag pairs alone would merge with a record without tags after them (blank lines after tags go on).
-    if record.tricks or record.claim is not None or record.stopped or head == len(lines):
+    if data.tricks or data.claim is not None or data.stopped or head == len(lines):
         lines.append("play")
-        lines += [_trick(number, trick) for number, trick in enumerate(record.tricks, 1)]
-        if record.claim is not None:
-            lines.append(f"claim {record.claim.seat}" + _after(record.claim.comments))
-        elif record.stopped:
+        lines += [_trick(data, number) for number in range(len(data.tricks))]
+        if data.claim is not None:
+            lines.append(f"claim {data.claim[0]}" + _after(data.claim[2]))
+        elif data.stopped:
             lines.append("*")
     return "\n".join(lines) + "\n"
 
@@ -77,7 +105,7 @@ def _braced(text: str) -> str:
     return text
 
 
-def _after(comments: tuple[str, ...], line_ends: bool = True) -> str:
+def _after(comments: Sequence[str], line_ends: bool = True) -> str:
     """Comments after an item: ``{...}`` each, or ``; ...`` for a last one that holds "}"
     (which braces cannot) when the item ends its line."""
     if not comments:
@@ -87,51 +115,52 @@ def _after(comments: tuple[str, ...], line_ends: bool = True) -> str:
     return "".join(" {" + _braced(text) + "}" for text in comments)
 
 
-def _semicolon_last(comments: tuple[str, ...]) -> bool:
+def _semicolon_last(comments: Sequence[str]) -> bool:
     """Whether the last comment is written ``; ...``: it holds "}", which braces cannot."""
     return bool(comments) and "}" in comments[-1] and "\n" not in comments[-1]
 
 
-def _cards(cards: Iterable[Card | None]) -> str:
+def _cards(cards: Iterable[int]) -> str:
     return " ".join([_CARD_TEXT[card] for card in cards])
 
 
-def _hand(hand: Hand) -> str:
-    cards = "-" if hand.cards is None else _cards(hand.cards)
-    return f"hand {hand.seat} {cards}" + _after(hand.comments)
+def _hand(seat: Seat, cards: list[int] | None, comments: list[str]) -> str:
+    text = "-" if cards is None else _cards(sorted(cards, key=_HAND_KEY.__getitem__))
+    return f"hand {seat} {text}" + _after(comments)
 
 
-def _calls(keyword: str, entries: tuple[CallEntry, ...]) -> str:
-    out = keyword
-    for i, entry in enumerate(entries):
-        out += ("" if out.endswith("\n") else " ") + _SEAT_PREFIX[entry.seat] + str(entry.call)
-        if entry.annotation or entry.comments:
-            out += (entry.annotation or "") + _after(entry.comments)
-            if i < len(entries) - 1 and _semicolon_last(entry.comments):
+def _calls(data: RecordData) -> str:
+    out = data.bidding or ""
+    calls, comments_of = data.calls, data.call_comments
+    for i, (call, seat, note, _) in enumerate(calls):
+        out += ("" if out.endswith("\n") else " ") + _SEAT_PREFIX[seat] + str(call)
+        comments = comments_of.get(i, _NONE)
+        if note or comments:
+            out += (note or "") + _after(comments)
+            if i < len(calls) - 1 and _semicolon_last(comments):
                 out += "\n"  # a ";" comment ends the line: the calls go on below
     return out
 
 
-def _announcement(announcement: Announcement) -> str:
-    return (f"announce {announcement.seat} {announcement.kind} {_cards(announcement.cards)}"
-            f"{announcement.annotation or ''}" + _after(announcement.comments))
-
-
-def _card(entry: CardEntry) -> str:
-    text = _SEAT_PREFIX[entry.seat] + _CARD_TEXT[entry.card]
-    if entry.annotation:
-        text += entry.annotation
-    if entry.declaration:
-        text += " " + entry.declaration
-    return text + _after(entry.comments, line_ends=False) if entry.comments else text
-
-
-def _trick(number: int, trick: Trick) -> str:
-    if not trick.plays:
-        raise WriteError(f"trick {number} has no card")
-    comments = trick.comments
+def _trick(data: RecordData, number: int) -> str:
+    plays = data.trick_plays(number)
+    if not plays:
+        raise WriteError(f"trick {number + 1} has no card")
+    comments = data.trick_comments.get(number, _NONE)
     tail = ""
     if comments and "\n" not in comments[-1]:  # the last comment closes the line: "; text"
         tail, comments = " ; " + comments[-1] if comments[-1] else " ;", comments[:-1]
     leading = "".join(" {" + _braced(text) + "}" for text in comments)
-    return f"{number}.{leading} " + " ".join([_card(entry) for entry in trick.plays]) + tail
+    cards, declarations, play_comments = data.plays, data.declarations, data.play_comments
+    words = []
+    for i in plays:
+        card, seat, note, _ = cards[i]
+        text = _SEAT_PREFIX[seat] + _CARD_TEXT[card]
+        if note:
+            text += note
+        if i in declarations:
+            text += " " + declarations[i]
+        if i in play_comments:
+            text += _after(play_comments[i], line_ends=False)
+        words.append(text)
+    return f"{number + 1}.{leading} " + " ".join(words) + tail

@@ -20,7 +20,7 @@ import multiprocessing
 from collections import deque
 from typing import Any, BinaryIO, Callable, Iterator, NamedTuple
 
-from notation import RecordData, to_record, write_record
+from notation import RecordData, write_data
 from notation.errors import WriteError
 from notation.parser import read_raw
 from notation.record import variant_name
@@ -69,7 +69,7 @@ def read_record(raw: RawRecord, rules: Rules | None) -> Row | Unreadable:
     data = parsed.data
     report = validate(parsed, rules, repair=False)
     try:
-        canonical = write_record(to_record(data, positions=False))
+        canonical = write_data(data)
     except WriteError:  # comments the canonical form cannot hold: the text as written stands for it
         canonical = raw.text
     replay = report.replay

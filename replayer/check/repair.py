@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable, Iterator
 
-from notation import RecordData, to_record, write_record
+from notation import RecordData, write_data
 from notation.lexer import UNKNOWN
 from notation.values import ALL_CARDS, Seat
 
@@ -152,7 +152,7 @@ def _exchange(data: RecordData, seat: Seat, give: int, holder: Seat, card: int) 
 
 def _lines(original: RecordData, edited: RecordData, touched: Touched) -> tuple[tuple[int | None, str], ...]:
     """The rewritten lines of the edited record, canonical, with the original line numbers."""
-    text = write_record(to_record(edited, positions=False)).splitlines()
+    text = write_data(edited).splitlines()
     if touched[0] == "trick":
         numbers = sorted({touched[1], touched[2]})
         return tuple((_line(original.trick_position(t)), _find(text, f"{t + 1}. ")) for t in numbers)

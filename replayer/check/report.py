@@ -15,6 +15,9 @@ from ..engine.scoring import DealScore
 from .findings import Finding, Severity
 
 
+_MOVE_TEXT = tuple(f"{SEATS[move >> 5]}:{ALL_CARDS[move & 31]}" for move in range(128))  # "N:JD" by move
+
+
 @dataclass(frozen=True, slots=True)
 class Replayed:
     """What the validator's replay made of a deal: the hands as dealt (masks N E S W, when
@@ -58,7 +61,7 @@ class Replayed:
         return {"dealt": list(self.dealt) if self.dealt else None,
                 "contract": str(self.contract) if self.contract else None, "void": self.void,
                 "call_seats": "".join(map(str, self.call_seats)),
-                "plays": [f"{seat}:{card}" for seat, card in self.plays],
+                "plays": [_MOVE_TEXT[move] for move in self.moves],
                 "claimed_by": str(self.claimed_by) if self.claimed_by else None}
 
     @classmethod

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Iterator
 
-from notation import ParseResult, RecordData, Record, record_data
+from notation import ParseResult, RecordData, Record
 from notation.errors import DealError, RecordSyntaxError
 from notation.lexer import UNKNOWN
 from notation.parser import read_raw
@@ -61,7 +61,7 @@ def resolve_rules(data: RecordData | Record, rules: Rules | str | None = None,
 
 def _tag_location(data: RecordData | Record, name: str, index: int) -> Location:
     if isinstance(data, Record):
-        data = record_data(data)
+        data = data.data()
     position = data.tag_position(name)
     return Location(index) if position is None else Location(index, *position)
 
@@ -83,7 +83,7 @@ def validate(record: RecordData | ParseResult | Record, rules: Rules | str | Non
         source = record.source
         index = (source.index if source is not None else 0) if index is None else index
         lines = (source.first_line, source.last_line) if source is not None else None
-        record = record_data(record, index)
+        record = record.data(index)
     else:
         lines = (record.first_line, record.first_line + record.text.count("\n") - 1)
     return _validate(record, rules, record.index if index is None else index, repair, lines)

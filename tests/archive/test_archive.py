@@ -294,7 +294,7 @@ def test_a_record_the_writer_cannot_express_is_kept_as_written(archive: Archive,
     def refuse(record):
         raise WriteError("a comment here cannot hold a brace", "}")
 
-    monkeypatch.setattr(importer, "write_record", refuse)
+    monkeypatch.setattr(importer, "write_data", refuse)
     summary = archive.import_text(TWO_DEALS)
     row = archive.get(summary.ids[0])
     assert row["canonical"] == row["raw"] == TWO_DEALS.replace("% belote-notation 1.0\n\n", "")

@@ -128,3 +128,27 @@ def test_json_validates_against_the_schema(classic_text, coinche_text, partial_t
             jsonschema.validate(to_json(parse_record(text), positions=positions), schema)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"hands": [{"seat": "N", "cards": ["1X"]}]}, schema)
+
+
+def test_the_data_as_read_and_the_record_built_from_it_write_the_same_text(generated_texts, notation_texts):
+    """``write_data`` on the reader's data (the archive's way) and ``write_record`` on the
+    ``Record`` built from it (through ``Record.data``) give the same canonical text, for
+    records typed by hand too: tags, hands and cards out of order, comments everywhere."""
+    import random
+
+    from notation import write_data
+    from replayer.engine.generator import typed_by_hand
+
+    rng = random.Random(3)
+    texts = generated_texts(60) + list(notation_texts.values())
+    texts += [typed_by_hand(text, rng) for text in texts]
+    texts.append('[Result "?"] [Event "e"]\n{a}\nhand S ?? 7C AS\nhand N -\nturned ??\n'
+                 "taking N:pass {b} S:take ; c}\nannounce S tierce AS KS QS!\nplay\n1. {d} S:AS ; e\nclaim S {f}\n")
+    checked = 0
+    for text in texts:
+        for result in parse(text):
+            assert result.data is not None, result.errors
+            written = write_data(result.data)
+            assert written == write_record(result.record) == str(parse_record(written))
+            checked += 1
+    assert checked == len(texts) + sum(text.count("\n\n[") for text in notation_texts.values())
