@@ -30,7 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from notation.values import SEATS  # noqa: E402
 from replayer.engine.bidding import new_bidding  # noqa: E402
-from replayer.engine.cardmasks import card_index, mask_of  # noqa: E402
+from notation.values import card_index  # noqa: E402
+from replayer.engine.cardmasks import mask_of  # noqa: E402
 from replayer.engine.generator import generate_deal  # noqa: E402
 from replayer.engine.play import PlayState  # noqa: E402
 from replayer.engine.rules import PROFILES, Rules  # noqa: E402

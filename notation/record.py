@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from .values import ANNOTATIONS, DECLARATIONS, Call, Card, MeldKind, Seat, canonical_hand_order
+from .values import ANNOTATIONS, DECLARATIONS, Call, Card, MeldKind, Seat, canonical_hand_order, card_index
 from .errors import RecordSyntaxError
 from .lexer import UNKNOWN
 from .reader import RecordData, place, read_record
@@ -237,7 +237,7 @@ class Record:
 
 
 def _index(card: Card | None) -> int:
-    return UNKNOWN if card is None else card.index
+    return UNKNOWN if card is None else card_index(card)
 
 
 def _at(pos: Pos | None) -> int:

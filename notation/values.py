@@ -183,6 +183,15 @@ HAND_KEYS: dict[int, int] = {id(card): card.suit.index * 8 + 7 - card.rank.index
 HAND_KEYS[id(None)] = 32
 
 
+_CARD_INDEX: dict[int, int] = {id(card): index for index, card in enumerate(_CARDS)}
+
+
+def card_index(card: Card) -> int:
+    """``card.index``, found by identity for the 32 interned cards (no enum property calls)."""
+    index = _CARD_INDEX.get(id(card))
+    return card.index if index is None else index
+
+
 def hand_sort_key(card: Card | None) -> int:
     key = HAND_KEYS.get(id(card))
     return key if key is not None else card.suit.index * 8 + 7 - card.rank.index  # type: ignore[union-attr]

@@ -16,7 +16,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterable, NamedTuple
 
-from notation.values import ALL_CARDS, Card, Denomination, Suit
+from notation.values import ALL_CARDS, Card, Denomination, Suit, card_index
 
 SUIT_MASKS: tuple[int, ...] = tuple(0xFF << (8 * s) for s in range(4))
 ALL_MASK = 0xFFFFFFFF
@@ -37,14 +37,8 @@ TA_POINTS: dict[str, tuple[int, ...]] = {
 MODE_SUIT, MODE_SA, MODE_TA = 0, 1, 2
 
 # Interned cards are looked up by identity: much cheaper than hashing the dataclass.
-CARD_INDEX: dict[int, int] = {id(card): card.index for card in ALL_CARDS}
 CARD_BIT: dict[int, int] = {id(card): 1 << card.index for card in ALL_CARDS}
 _BIT_OF = CARD_BIT.__getitem__
-
-
-def card_index(card: Card) -> int:
-    index = CARD_INDEX.get(id(card))
-    return card.index if index is None else index
 
 
 def mask_of(cards: Iterable[Card | None]) -> int:

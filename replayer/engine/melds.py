@@ -16,10 +16,9 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Iterable, Mapping, Sequence
 
-from notation.values import ALL_CARDS, Card, Denomination, Rank, Seat, Suit, Team
-from notation.record import MeldKind
+from notation.values import ALL_CARDS, Card, Denomination, MeldKind, Rank, Seat, Suit, Team, card_index
 
-from .cardmasks import SUIT_MASKS, card_index, mask_of
+from .cardmasks import SUIT_MASKS, mask_of
 from .contract import Contract
 from .rules import Rules
 

@@ -15,10 +15,9 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Iterable, Mapping, NamedTuple, Sequence
 
-from notation.values import ALL_CARDS, SEATS, SUITS, Card, Denomination, Rank, Seat, Suit, Team
-from notation.record import DECLARATIONS
+from notation.values import ALL_CARDS, DECLARATIONS, SEATS, SUITS, Card, Denomination, Rank, Seat, Suit, Team, card_index
 
-from .cardmasks import MODE_SUIT, MODE_TA, SUIT_MASKS, card_index, cards_of, mask_of, sorted_cards, table
+from .cardmasks import MODE_SUIT, MODE_TA, SUIT_MASKS, cards_of, mask_of, sorted_cards, table
 from .contract import Contract
 from .rules import Rules
 
