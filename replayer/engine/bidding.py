@@ -30,6 +30,7 @@ rule books are open are listed in its §10.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -99,7 +100,7 @@ def explain_illegal_call(state: BiddingState, call: Call, seat: Seat | None = No
     return state.explain(call, seat)
 
 
-class BiddingState:
+class BiddingState(ABC):
     """What the taking and the auction share: seats, history, take-backs, checked pushes.
 
     A state defines ``_allows(call, seat)`` (the rule: may the seat in turn make the
@@ -145,9 +146,9 @@ class BiddingState:
         return self._turn is None and self.contract is None
 
     @property
+    @abstractmethod
     def contract(self) -> Contract | None:
         """The contract so far (the standing bid), ``None`` when nobody has taken or bid."""
-        raise NotImplementedError
 
     def __len__(self) -> int:
         return len(self._history)
@@ -178,13 +179,13 @@ class BiddingState:
             return self._explain_out_of_turn(call, seat, turn)
         return self._explain_in_turn(call, turn)
 
+    @abstractmethod
     def _allows(self, call: Call, seat: Seat) -> bool:
         """Whether the seat in turn may make ``call``."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _candidates(self) -> tuple[Call, ...]:
         """Every call ``legal_calls`` may list, in the order it lists them."""
-        raise NotImplementedError
 
     # --- moves -------------------------------------------------------------------------
 
@@ -196,12 +197,12 @@ class BiddingState:
             raise error(problem.message, self._caller(seat), call, problem.rule)
         self.push_unchecked(call, seat)
 
+    @abstractmethod
     def push_unchecked(self, call: Call, seat: Seat | None = None) -> None:
         """Record ``call`` as made by ``seat`` (default: the seat in turn) without checking
         it, keeping a sensible state (docs/rules.md §10): an illegal call has the effect it
         would have had were it legal, a call that can have no effect counts as a pass, a
         call after the close is recorded and changes nothing."""
-        raise NotImplementedError
 
     def pop(self) -> SeatedCall:
         """Take back the last call (the calls left are replayed from the start)."""
@@ -215,15 +216,15 @@ class BiddingState:
             self.push_unchecked(call, seat)
         return SeatedCall(*last)
 
+    @abstractmethod
     def _reset(self) -> None:
         """Put the state back as it is before the first call (the history aside)."""
-        raise NotImplementedError
 
     # --- explanations ------------------------------------------------------------------
 
+    @abstractmethod
     def _explain_in_turn(self, call: Call, seat: Seat) -> Illegality:
         """Why the seat in turn may not make ``call`` (which it may not)."""
-        raise NotImplementedError
 
     def _explain_out_of_turn(self, call: Call, seat: Seat, turn: Seat) -> Illegality | None:
         return Illegality(RULE_OUT_OF_TURN, f"{seat} cannot call {call}: it is {turn}'s turn to call")
