@@ -191,6 +191,17 @@ def call(word: str, kinds: frozenset[CallKind]) -> tuple[Call, Seat | None, str 
     return found if found[0].kind in kinds else None
 
 
+def call_out_of_range(word: str) -> str:
+    """Why a word that looks like a bid is no call: its value has too many digits; "" otherwise."""
+    text = _ANNOTATED.fullmatch(word)
+    try:
+        Call.parse(text.group(1) if text else word)
+    except NotationError as error:
+        if str(error.args[0]).startswith("bid value out of range"):
+            return str(error.args[0])
+    return ""
+
+
 def trick_number(word: str) -> int | None:
     """``3.`` -> 3 (ASCII digits only), else None."""
     if word[-1:] == "." and word[:-1].isdigit() and word.isascii():

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from .errors import DealError, RecordSyntaxError
 from .lexer import (AUCTION_KINDS, CARD_WORDS, DECLARATION_WORDS, MELD_WORDS, SEAT_WORDS, TAG_ITEM, TAG_PAIR,
-                    KNOWN_PLAYS, TAKING_KINDS, UNKNOWN, call, card, comment_text, open_comment, played,
+                    KNOWN_PLAYS, TAKING_KINDS, UNKNOWN, call, call_out_of_range, card, comment_text, open_comment, played,
                     trick_number, unescape,
                     word_columns, words)
 from .values import ALL_CARDS, Call, MeldKind, Seat
@@ -544,7 +544,8 @@ class _Reader:
             found = call(token, kinds)
             if found is None:
                 shift = 2 if len(token) > 2 and token[1] == ":" else 0
-                raise self.problem(k, token[shift:], AUCTION_CALL if auction else TAKING_CALL, shift)
+                raise self.problem(k, token[shift:], AUCTION_CALL if auction else TAKING_CALL, shift,
+                                   call_out_of_range(token[shift:]))
             if self.waiting:
                 data.call_comments[len(calls)] = self.waiting
                 self.waiting = []

@@ -271,11 +271,15 @@ def hands_in_seat_order(hands: Iterable[Hand]) -> tuple[Hand, ...]:
     return hands if seats == sorted(seats) else tuple(sorted(hands, key=lambda hand: hand.seat.index))
 
 
-_SCORE_PAIR = re.compile(r"^\s*(-?\d+)\s*-\s*(-?\d+)\s*$")
+SCORE_DIGITS = 6
+"""A score in a Result or Score tag has at most this many digits (ASCII only): no deal or match
+scores a million, and a bounded number always fits the archive's integer columns."""
+_SCORE_PAIR = re.compile(r"^\s*(-?[0-9]{1,%d})\s*-\s*(-?[0-9]{1,%d})\s*$" % (SCORE_DIGITS, SCORE_DIGITS), re.ASCII)
 
 
 def parse_score_pair(text: str | None) -> tuple[int, int] | None:
-    """``"92-70"`` -> ``(92, 70)``; ``None`` for a missing, ``?`` or malformed value."""
+    """``"92-70"`` -> ``(92, 70)``; ``None`` for a missing, ``?`` or malformed value, or a
+    number out of range (more than ``SCORE_DIGITS`` digits)."""
     if not text:
         return None
     match = _SCORE_PAIR.match(text)

@@ -332,6 +332,11 @@ _CALL_WORDS = {
 _LADDER_WORDS = {"capot": CallKind.CAPOT, "generale": CallKind.GENERALE, "générale": CallKind.GENERALE}
 
 
+BID_DIGITS = 4
+"""A bid's value has at most this many digits: no contract is worth 10,000 points, and a bounded
+value keeps every score the rules make of it a small integer."""
+
+
 @dataclass(frozen=True, slots=True)
 class Call:
     """A call of the taking or the auction.
@@ -368,6 +373,8 @@ class Call:
                 return cls(kind, Denomination.parse(word[len(prefix):]))
         digits = len(word) - len(word.lstrip("0123456789"))
         if digits and digits < len(word):
+            if digits > BID_DIGITS:
+                raise NotationError(f"bid value out of range: {word[:digits]} (at most {BID_DIGITS} digits)", text)
             return cls(CallKind.BID, Denomination.parse(word[digits:]), int(word[:digits]))
         try:
             return cls(CallKind.NAME, Denomination.parse(word))

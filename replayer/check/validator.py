@@ -18,7 +18,7 @@ from notation import ParseResult, RecordData, Record
 from notation.errors import DealError, RecordSyntaxError
 from notation.lexer import UNKNOWN
 from notation.parser import read_raw
-from notation.record import parse_score_pair, variant_name
+from notation.record import SCORE_DIGITS, parse_score_pair, variant_name
 from notation.splitter import RawRecord
 from notation.values import ALL_CARDS, SEATS, Denomination, MeldKind, Seat, Suit
 
@@ -241,7 +241,8 @@ def _result(run: Faults, score: DealScore | None, deal: FinishedDeal | None) -> 
     recorded = parse_score_pair(text)
     if recorded is None:
         if text and text.strip() not in _NOT_A_RESULT:
-            run.add("result-unreadable", f"Result tag {text!r} is not a score pair such as 92-70", run.tag_at("Result"))
+            run.add("result-unreadable", f"Result tag {text!r} is not a score pair such as 92-70"
+                    + _out_of_range(text), run.tag_at("Result"))
         return None
     if score is None:
         if not run.data.stopped and not any(f.rule == "incomplete-play" for f in run.findings):
@@ -255,6 +256,14 @@ def _result(run: Faults, score: DealScore | None, deal: FinishedDeal | None) -> 
             message = f"Result {recorded[0]}-{recorded[1]} but the deal rescores to {score.scores[0]}-{score.scores[1]}"
         run.add("result-mismatch", message, run.tag_at("Result"))
     return recorded
+
+
+def _out_of_range(text: str) -> str:
+    """Why a pair of numbers is still no score: one of them is out of range."""
+    numbers = "".join(c if "0" <= c <= "9" else " " for c in text).split()
+    if any(len(number) > SCORE_DIGITS for number in numbers):
+        return f": a score is out of range (at most {SCORE_DIGITS} digits)"
+    return ""
 
 
 # --- seats filled in -------------------------------------------------------------
