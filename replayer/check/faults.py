@@ -279,12 +279,13 @@ def _play(run: Faults) -> None:
         return
     if run.masks is None:
         run.masks = _rebuild(run)
+    playable = _play_shape(run)
     if run.masks is None:
-        _play_hidden(run)
+        _play_hidden(run, playable)
         return
     run.state = PlayState(run.masks, run.contract, run.rules, dealer=run.dealer)
     _check_turned(run)
-    run.complete = _play_known(run, run.state)
+    run.complete = _play_known(run, run.state, playable)
 
 
 def _check_turned(run: Faults) -> None:
@@ -311,33 +312,40 @@ def _check_seat(run: Faults, number: int, seat: Seat, turn: Seat, trick: int, po
                 f"turn", where, seat=seat, card=card)
 
 
-def _trick_shape(run: Faults, trick: int, plays: range, last: bool) -> bool:
-    """Report a trick of the wrong size; ``False`` when the replay cannot go on."""
-    size = len(plays)
-    if size > 4:
-        run.add("too-many-cards", f"trick {trick} has {size} cards", run.play_at(plays[4], trick, 5))
-    if trick > 8:
-        run.add("too-many-cards", f"trick {trick}: a deal has 8 tricks", run.trick_at(trick - 1, trick))
-        return False
-    if size < 4 and not last:
-        run.add("short-trick", f"trick {trick} has {size} cards but is not the last trick",
-                run.trick_at(trick - 1, trick))
-        return False
-    return True
+def _play_shape(run: Faults) -> int:
+    """Report every trick of the wrong size and a ninth trick, whether the cards are known or
+    not (a ``??`` hides a card, not a trick); the number of tricks the replay can go through."""
+    data = run.data
+    count = len(data.tricks)
+    if len(data.plays) == 4 * count <= 32:
+        return count  # the usual play: four cards a trick, at most eight tricks
+    playable = count
+    for trick in range(1, count + 1):
+        plays = data.trick_plays(trick - 1)
+        size = len(plays)
+        if size > 4:
+            run.add("too-many-cards", f"trick {trick} has {size} cards", run.play_at(plays[4], trick, 5))
+        if trick > 8:
+            run.add("too-many-cards", f"trick {trick}: a deal has 8 tricks (this one has {count})",
+                    run.trick_at(trick - 1, trick))
+            return min(playable, 8)
+        if size < 4 and trick < count:
+            run.add("short-trick", f"trick {trick} has {size} cards but is not the last trick",
+                    run.trick_at(trick - 1, trick))
+            playable = min(playable, trick - 1)
+    return playable
 
 
-def _play_known(run: Faults, state: PlayState) -> bool:
-    """The play, every hand known: each card checked (``fault``) and played (``apply``);
-    returns whether the play is complete."""
+def _play_known(run: Faults, state: PlayState, playable: int) -> bool:
+    """The play, every hand known, through trick ``playable``: each card checked (``fault``)
+    and played (``apply``); returns whether the play is complete."""
     data = run.data
     plays, words, tricks = data.plays, data.declarations, data.tricks
     if len(plays) == 4 * len(tricks) <= 32:  # the usual play, four cards a trick: all in one row
         return _play_row(run, state)
     play = state.play
-    for trick in range(1, len(tricks) + 1):
+    for trick in range(1, playable + 1):
         numbers = data.trick_plays(trick - 1)
-        if (len(numbers) != 4 or trick > 8) and not _trick_shape(run, trick, numbers, trick == len(tricks)):
-            return False
         for position, number in enumerate(numbers[:4], 1):
             index, seat, _, _ = plays[number]
             if index == UNKNOWN:  # a ?? in a known deal: the card is not known, the replay stops
@@ -347,7 +355,7 @@ def _play_known(run: Faults, state: PlayState) -> bool:
             if play(index, word, seat) is not None:
                 _card_fault(run, state, number, trick, position)
                 state.apply(index, word)  # played as written
-    return _end_of_play(run, state)
+    return playable == len(tricks) and _end_of_play(run, state)
 
 
 def _play_row(run: Faults, state: PlayState) -> bool:
@@ -477,8 +485,8 @@ def _cards_of(mask: int) -> tuple[Card, ...]:
     return canonical_hand_order(ALL_CARDS[i] for i in range(32) if mask >> i & 1)  # type: ignore[return-value]
 
 
-def _play_hidden(run: Faults) -> None:
-    """Check what can be checked when some hands or cards are unknown."""
+def _play_hidden(run: Faults, playable: int) -> None:
+    """Check what can be checked when some hands or cards are unknown, through trick ``playable``."""
     data = run.data
     known = {seat: sum(1 << i for i in cards) for seat, cards, _, _ in data.hands
              if cards is not None and UNKNOWN not in cards}
@@ -488,12 +496,8 @@ def _play_hidden(run: Faults) -> None:
     played: set[int] = set()
     run.unchecked.append("the legality of cards played by " + (", ".join(
         s.full_name for s in SEATS if s not in known) or "nobody") + " (hands unknown)")
-    tricks = data.tricks
-    for trick in range(1, len(tricks) + 1):
-        numbers = data.trick_plays(trick - 1)
-        if not _trick_shape(run, trick, numbers, trick == len(tricks)):
-            return
-        for position, number in enumerate(numbers[:4], 1):
+    for trick in range(1, playable + 1):
+        for position, number in enumerate(data.trick_plays(trick - 1)[:4], 1):
             index, seat, _, _ = data.plays[number]
             word = data.declarations.get(number)
             turn = state.turn
@@ -525,6 +529,8 @@ def _play_hidden(run: Faults) -> None:
             played.add(index)
             void[turn] |= _shown_out(state, turn, card)  # type: ignore[index, arg-type]
             state.apply(index, word)
+    if playable < len(data.tricks):
+        return
     if data.claim is not None:
         run.add("claim-unchecked", f"{data.claim[0].full_name}'s claim cannot be checked: hands unknown",
                 run.at(data.claim[1]), seat=data.claim[0])

@@ -308,6 +308,11 @@ CASES = [
      {('short-trick', '15:1'), ('not-rescored', '3:1')}),
     ('too-many-cards', CLASSIC, [('8. E:7S N:AC W:9C S:JC', '8. E:7S N:AC W:9C S:JC\n9. E:7S')],
      {('too-many-cards', '21:1'), ('not-rescored', '3:1')}),
+    # issue 15 F: a ?? hides a card, not a trick: the ninth trick is found with known or unknown hands
+    ('too-many-cards', CLASSIC, [('1. E:JD', '1. E:??'), ('8. E:7S N:AC W:9C S:JC', '8. E:7S N:AC W:9C S:JC\n9. N:AS')],
+     {('too-many-cards', '21:1'), ('hidden-cards', None), ('not-rescored', '3:1')}),
+    ('too-many-cards', CLASSIC, [('hand N 8H AD QD 9D 7D AC QC 8C\nhand E AS KS JS 7S 9H 7H JD TD\nhand S TS 9S AH KH KD 8D KC JC\nhand W QS 8S QH JH TH TC 9C 7C\n', 'hand N -\n'), (CLASSIC[CLASSIC.index('1. E:JD'):], ''.join(f'{n}. ?? ?? ?? ??\n' for n in range(1, 33)))],
+     {('too-many-cards', '18:1'), ('hidden-cards', None), ('not-rescored', '3:1')}),
     ('incomplete-play', CLASSIC, [('8. E:7S N:AC W:9C S:JC\n', '')],
      {('incomplete-play', '19:1')}),
     ('play-stopped', CLASSIC, [('8. E:7S N:AC W:9C S:JC\n', '*\n')],
@@ -368,6 +373,8 @@ def test_exact_messages_name_seat_card_and_rule():
         "call 4: N cannot call coinche: only an opponent of the bidder may coinche 80TA by S")
     assert message(CLASSIC, [("3. W:7C S:KC E:AS N:QC", "3. W:7C S:KC E:AS")], "short-trick") == (
         "trick 3 has 3 cards but is not the last trick")
+    assert message(CLASSIC, [("1. E:JD", "1. E:??"), ("8. E:7S N:AC W:9C S:JC", "8. E:7S N:AC W:9C S:JC\n9. N:AS")],
+                   "too-many-cards") == "trick 9: a deal has 8 tricks (this one has 9)"
 
 
 def test_a_result_mismatch_is_explained_item_by_item():
