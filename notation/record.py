@@ -158,7 +158,7 @@ class Record:
 
     @property
     def dealer(self) -> Seat | None:
-        return _seat_or_none(self.tag("Dealer"))
+        return seat_or_none(self.tag("Dealer"))
 
     @property
     def variant(self) -> str | None:
@@ -286,7 +286,8 @@ def parse_score_pair(text: str | None) -> tuple[int, int] | None:
     return (int(match.group(1)), int(match.group(2))) if match else None
 
 
-def _seat_or_none(text: str | None) -> Seat | None:
+def seat_or_none(text: str | None) -> Seat | None:
+    """The seat a tag names (``N``, ``North``...), None when it names none."""
     if not text:
         return None
     try:

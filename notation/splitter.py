@@ -358,6 +358,15 @@ def scan_headers(source: Input) -> Iterator[Headers]:
         yield Headers(raw.index, tags, raw.first_line, raw.last_line, raw.byte_offset, raw.problem is None)
 
 
+def head_tags(text: str) -> list[tuple[str, str, int]]:
+    """The tag pairs a record's text starts with, read as ``scan_headers`` reads them (tag lines
+    that are not well-formed pairs skipped), each with its line from 0: what is known of a
+    record that the reader refuses, to keep it in its match."""
+    head = _HEAD.match(text).group()  # type: ignore[union-attr]
+    return [(name, unescape(value) if "\\" in value else value, number)
+            for number, line in enumerate(head.split("\n")) for name, value in TAG_PAIR.findall(line)]
+
+
 # --- chunks for worker processes ----------------------------------------------------------------
 
 

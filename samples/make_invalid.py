@@ -326,7 +326,7 @@ def match_wrong_score() -> Invalid:
     records = list(league_match().records)
     ns, ew = records[2].score
     records[2] = set_tag(records[2], "Score", f"{ns + 20}-{ew}")
-    return Invalid(file_text(records), (Expect("score-tag-mismatch", ("record", 2)),),
+    return Invalid(file_text(records), (Expect("score-tag-mismatch", ("tag", 2, "Score")),),
                    "a match whose third deal carries a wrong Score tag (the running score is off by 20)")
 
 
@@ -399,8 +399,8 @@ def dealer_rotation() -> Invalid:
         deal = find("ffb", lambda d: True, dealer=dealer, start=700 + 10 * number)
         records.append(dress(deal, LEAGUE, deal_number=number, score_before=state.totals))
         state.add(deal.score)
-    return Invalid(file_text(records), (Expect("dealer-rotation", ("record", 2)),
-                                        Expect("dealer-rotation", ("record", 3))),
+    return Invalid(file_text(records), (Expect("dealer-rotation", ("tag", 2, "Dealer")),
+                                        Expect("dealer-rotation", ("tag", 3, "Dealer"))),
                    "the third deal is dealt by East instead of South (the fourth is then out of turn too)")
 
 

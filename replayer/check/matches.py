@@ -7,14 +7,17 @@ holds carried to the next scored deal, the target, the winner), and checked
 against the records:
 
 * ``Score`` is the match score before the deal: it must equal the running total
-  (``score-tag-mismatch``); the first deal's must be 0-0;
+  (``score-tag-mismatch``); the first deal's must be 0-0, unless its ``Deal`` tag says the
+  file starts later in the match (an excerpt): then its ``Score`` is where the totals start;
 * the dealer passes to the next player in the rules' direction after every
   deal, void deals included (``dealer-rotation``);
 * no deal is played once a side has won (``match-over``);
 * a litige hold still open at the end is lost (``litige-lost``, a note).
 
 A deal the validator could not rescore adds its recorded Result when it has one
-(its score being unknown otherwise, the totals after it are not checked).
+(its score being unknown otherwise, the totals after it are not checked); a record the
+reader refused keeps its place with the tags read from its head. Findings point at the
+``Score`` or ``Dealer`` tag they are about.
 """
 
 from __future__ import annotations
@@ -63,6 +66,7 @@ class MatchReport:
     totals: tuple[int, int] | None
     winner: Team | None
     pending_litige: int
+    start: tuple[int, int] = (0, 0)  # the totals before its first deal: not 0-0 for an excerpt
 
     @property
     def ok(self) -> bool:
@@ -71,14 +75,16 @@ class MatchReport:
     def as_dict(self) -> dict[str, Any]:
         return {"event": self.event, "round": self.round, "rules": str(self.rules), "target": self.target,
                 "ok": self.ok, "totals": _pair(self.totals), "winner": str(self.winner) if self.winner else None,
-                "pending_litige": self.pending_litige, "deals": [d.as_dict() for d in self.deals],
+                "pending_litige": self.pending_litige, "start": list(self.start),
+                "deals": [d.as_dict() for d in self.deals],
                 "findings": [f.as_dict() for f in self.findings]}
 
     def text(self) -> str:
         name = " / ".join(x for x in (self.event, self.round) if x) or "match"
         totals = f"{self.totals[0]}-{self.totals[1]}" if self.totals else "unknown"
         winner = f", won by {self.winner}" if self.winner else ", no winner yet"
-        out = [f"{name}: {len(self.deals)} deals to {self.target}, totals {totals}{winner}"]
+        start = f" from {_text(self.start)} (an excerpt)" if self.start != (0, 0) else ""
+        out = [f"{name}: {len(self.deals)} deals to {self.target}{start}, totals {totals}{winner}"]
         out += [f"  {f}" for f in self.findings]
         return "\n".join(out)
 
@@ -121,24 +127,26 @@ def check_matches(reports: Iterable[Report], rules: Rules | None = None) -> Iter
 def check_match(reports: Sequence[Report], rules: Rules | None = None) -> MatchReport:
     """Check a match given the validation reports of its deals, in order."""
     rules = rules or _rules_of(reports)
-    state = MatchState(rules)
+    start = _excerpt_start(reports[0]) if reports else None
+    state = MatchState(rules, start=start or (0, 0))
     findings: list[Finding] = []
     deals: list[MatchDeal] = []
     known = True  # whether the running totals are still known
     previous: Seat | None = None
     for number, report in enumerate(reports, 1):
-        where = Location(report.index, report.lines[0] if report.lines else None, 1 if report.lines else None)
+        where = _at(report, None)
         before = state.totals if known else None
         recorded_before = parse_score_pair(report.tag("Score"))
         if known and recorded_before is not None and recorded_before != before:
             findings.append(make_finding("score-tag-mismatch", f"deal {number}: Score {_text(recorded_before)} "
-                                         f"but the match stands at {_text(before)} before this deal", where))
+                                         f"but the match stands at {_text(before)} before this deal",
+                                         _at(report, "Score")))
         dealer = report.dealer
         if previous is not None and dealer is not None and dealer is not previous.next(rules.clockwise):
             expected = previous.next(rules.clockwise)
             findings.append(make_finding("dealer-rotation", f"deal {number}: {dealer.full_name} deals but "
                                          f"{expected.full_name} should, after {previous.full_name} "
-                                         f"(direction {rules.direction})", where, seat=dealer))
+                                         f"(direction {rules.direction})", _at(report, "Dealer"), seat=dealer))
         previous = dealer or (previous.next(rules.clockwise) if previous else None)
         if state.winner is not None:
             findings.append(make_finding("match-over", f"deal {number} is played after {state.winner} won the "
@@ -160,7 +168,23 @@ def check_match(reports: Sequence[Report], rules: Rules | None = None) -> MatchR
                                      f"the end of the match: it is lost", Location(last.index)))
     return MatchReport(reports[0].tag("Event") if reports else None, reports[0].tag("Round") if reports else None,
                        rules, state.target, tuple(deals), tuple(findings), state.totals if known else None,
-                       state.winner if known else None, state.pending_litige)
+                       state.winner if known else None, state.pending_litige, start or (0, 0))
+
+
+def _excerpt_start(first: Report) -> tuple[int, int] | None:
+    """The first deal's Score, when its Deal tag says the match started before it."""
+    deal = (first.tag("Deal") or "").strip()
+    if deal.isascii() and deal.isdigit() and int(deal) > 1:
+        return parse_score_pair(first.tag("Score"))
+    return None
+
+
+def _at(report: Report, tag: str | None) -> Location:
+    """Where a match finding about ``report`` points: its ``tag`` when written, else its first line."""
+    line = report.tag_line(tag) if tag else None
+    if line is None and report.lines:
+        line = report.lines[0]
+    return Location(report.index, line, 1 if line else None)
 
 
 def _deal_score(report: Report) -> DealScore | None:

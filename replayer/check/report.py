@@ -89,6 +89,14 @@ class Report:
     unchecked: tuple[str, ...] = ()
     # How the replay went, for whoever shows the deal step by step without replaying it again:
     replay: Replayed | None = None
+    tag_lines: tuple[int, ...] = ()  # the line of each tag pair in its file (0: not known), for match findings
+
+    def tag_line(self, name: str) -> int | None:
+        """The line of the first tag called ``name``, when known."""
+        for (key, _), line in zip(self.tags, self.tag_lines):
+            if key == name:
+                return line or None
+        return None
 
     @property
     def rules_text(self) -> str:
@@ -104,7 +112,8 @@ class Report:
             f.location, record=index, line=None if f.location.line is None else f.location.line + line_shift))
             for f in self.findings)
         lines = None if self.lines is None else (self.lines[0] + line_shift, self.lines[1] + line_shift)
-        return replace(self, index=index, findings=findings, lines=lines)
+        tag_lines = tuple(line and line + line_shift for line in self.tag_lines)
+        return replace(self, index=index, findings=findings, lines=lines, tag_lines=tag_lines)
 
     @property
     def ok(self) -> bool:
@@ -146,7 +155,8 @@ class Report:
     def stored(self) -> dict[str, Any]:
         """What the archive keeps of the report (``as_dict`` and the replay): ``from_stored``
         gives the report back, with the record's tags."""
-        return {**self.as_dict(), "replay": self.replay.as_dict() if self.replay else None}
+        return {**self.as_dict(), "replay": self.replay.as_dict() if self.replay else None,
+                "tag_lines": list(self.tag_lines)}
 
     @classmethod
     def from_stored(cls, data: dict[str, Any], tags: tuple[tuple[str, str], ...]) -> Report:
@@ -156,7 +166,8 @@ class Report:
                    DealScore.from_dict(data["score"]) if data["score"] else None,
                    tuple(data["recorded_result"]) if data["recorded_result"] else None,  # type: ignore[arg-type]
                    tuple(data["lines"]) if data["lines"] else None, tuple(data["unchecked"]),  # type: ignore[arg-type]
-                   Replayed.from_dict(data["replay"]) if data.get("replay") else None)
+                   Replayed.from_dict(data["replay"]) if data.get("replay") else None,
+                   tuple(data.get("tag_lines") or ()))
 
     def text(self) -> str:
         """A human rendering: one line per finding, then the rescored breakdown."""

@@ -18,8 +18,9 @@ from notation import ParseResult, RecordData, Record
 from notation.errors import DealError, RecordSyntaxError
 from notation.lexer import UNKNOWN
 from notation.parser import read_raw
-from notation.record import SCORE_DIGITS, parse_score_pair, variant_name
-from notation.splitter import RawRecord
+from notation.reader import WORD_BITS
+from notation.record import SCORE_DIGITS, parse_score_pair, seat_or_none, variant_name
+from notation.splitter import RawRecord, head_tags
 from notation.values import ALL_CARDS, SEATS, Denomination, MeldKind, Seat, Suit
 
 from ..engine.melds import Meld, check_declaration
@@ -105,7 +106,7 @@ def _validate(data: RecordData, rules: Rules | str | None, index: int, repair: b
     if repair and run.findings and run.errors:
         _attach_repairs(run)
     return Report(index, tuple(run.findings), rules_used, tuple(data.tags), run.dealer, score, recorded, lines,
-                  tuple(run.unchecked), _replayed(run))
+                  tuple(run.unchecked), _replayed(run), tuple(at >> WORD_BITS for at in data.tag_places))
 
 
 def _replayed(run: Faults) -> Replayed:
@@ -116,14 +117,22 @@ def _replayed(run: Faults) -> Replayed:
 
 
 def syntax_report(result: ParseResult, index: int) -> Report:
-    """The report of a record that could not be read: its error, as a finding."""
+    """The report of a record that could not be read: its error, as a finding, and its tag
+    pairs read leniently (``head_tags``), so that it keeps its place in its match with its
+    Dealer, Score and Result."""
     findings = []
     for error in result.errors or (RecordSyntaxError("the record cannot be read"),):
         findings.append(make_finding(_syntax_rule(error), _syntax_message(error),
                                      Location(index, error.line, error.column)))
     findings.sort(key=Finding.sort_key)
     source = result.source
-    return Report(index, tuple(findings), None, lines=(source.first_line, source.last_line))
+    head = head_tags(source.text)
+    tags = tuple((name, value) for name, value, _ in head)
+    dealer = next((value for name, value in tags if name == "Dealer"), None)
+    return Report(index, tuple(findings), None, tags, seat_or_none(dealer),
+                  recorded=parse_score_pair(next((value for name, value in tags if name == "Result"), None)),
+                  lines=(source.first_line, source.last_line),
+                  tag_lines=tuple(source.first_line + number for _, _, number in head))
 
 
 def _syntax_message(error: RecordSyntaxError) -> str:

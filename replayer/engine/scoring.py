@@ -366,13 +366,15 @@ class MatchOverError(ValueError):
 class MatchState:
     """Running totals of a match (§7): litige holds carried on, the target, the winner."""
 
-    def __init__(self, rules: Rules | None = None, *, target: int | None = None) -> None:
+    def __init__(self, rules: Rules | None = None, *, target: int | None = None,
+                 start: tuple[int, int] = (0, 0)) -> None:
+        """``start``: the totals before the first deal counted (an excerpt of a match)."""
         if target is None:
             if rules is None:
                 raise ValueError("MatchState needs rules or a target")
             target = rules.target
         self.target = target
-        self._totals = [0, 0]
+        self._totals = list(start)
         self.pending_litige = 0  # held points waiting for the next scored deal
         self.deals: list[DealScore] = []
         self.winner: Team | None = None

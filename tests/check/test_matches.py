@@ -125,3 +125,82 @@ def test_a_wrong_score_tag_in_a_generated_match():
     records[1] = dataclasses.replace(records[1], tags=tags)
     match = check_match([validate(record, index=i) for i, record in enumerate(records)])
     assert rules_of(match) == [("score-tag-mismatch", 1)]
+
+
+# --- issue 15, items 8-10: excerpts, records that do not read, where findings point ----------
+
+from pathlib import Path  # noqa: E402
+
+from notation.parser import parse  # noqa: E402
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+MATCH_TEXT = (SAMPLES / "12-match.belote").read_text(encoding="utf-8")
+
+
+def match_records() -> list[str]:
+    """The eleven deals of sample 12, each as its own text."""
+    body = MATCH_TEXT.split("\n", 1)[1].lstrip("\n")  # without the version line
+    return ["[Event" + part if k else part for k, part in enumerate(body.split("\n\n[Event"))]
+
+
+def checked(texts: list[str]):
+    reports = [validate(result, index=k) for k, result in enumerate(parse("\n\n".join(texts)))]
+    return reports, check_match(reports)
+
+
+def test_an_excerpt_starts_from_its_first_score_tag():
+    full_reports, full = checked(match_records())
+    reports, excerpt = checked(match_records()[4:])  # deals 5 to 11: Score "148-338"...
+    assert rules_of(excerpt) == []
+    assert excerpt.start == full.deals[4].before == (148, 338)
+    assert [d.after for d in excerpt.deals] == [d.after for d in full.deals[4:]]
+    assert excerpt.totals == full.totals and excerpt.winner is full.winner
+    assert excerpt.text().splitlines()[0].endswith("7 deals to 1000 from 148-338 (an excerpt), totals 738-1012, won by EW")
+    assert excerpt.as_dict()["start"] == [148, 338] and full.as_dict()["start"] == [0, 0]
+
+
+def test_a_first_deal_numbered_1_must_start_at_0_0():
+    texts = match_records()
+    texts[0] = texts[0].replace('[Score "0-0"]', '[Score "10-0"]')
+    _, match = checked(texts)
+    assert rules_of(match) == [("score-tag-mismatch", 0)] and match.start == (0, 0)
+
+
+def test_a_record_that_does_not_read_keeps_its_place_in_the_match():
+    texts = match_records()
+    texts[5] = texts[5].replace("play\n", "play\n0. ZZ\n", 1)  # deal 6 no longer reads
+    reports, match = checked(texts)
+    assert [f.rule for r in reports for f in r.findings] == ["syntax-error"]
+    assert reports[5].rules is None and reports[5].tag("Round") == "Poule B, table 4" and reports[5].recorded is not None
+    assert rules_of(match) == []
+    assert len(match.deals) == 11 and match.totals == checked(match_records())[1].totals
+
+
+def test_match_findings_point_at_the_score_and_dealer_tags():
+    texts = match_records()
+    texts[9] = texts[9].replace('[Score "547-839"]', '[Score "547-840"]')
+    texts[1] = texts[1].replace('[Dealer "N"]', '[Dealer "E"]')
+    text = "\n\n".join(texts)
+    reports, match = checked(texts)
+    lines = text.split("\n")
+    where = [(f.rule, f.location.record, lines[f.location.line - 1]) for f in match.findings]
+    assert where == [("dealer-rotation", 1, '[Dealer "E"]'), ("dealer-rotation", 2, '[Dealer "W"]'),
+                     ("score-tag-mismatch", 9, '[Score "547-840"]')]
+    assert all(f.location.column == 1 for f in match.findings)
+
+
+def test_eight_passes_are_void_whatever_the_turned_card_and_a_litige_waits_past_them():
+    litige = (SAMPLES / "07-litige.belote").read_text(encoding="utf-8").split("\n", 1)[1]
+    void = (SAMPLES / "03-void-deal.belote").read_text(encoding="utf-8").split("\n", 1)[1]
+    void = (void.replace('[Deal "1"]', '[Deal "2"]').replace('[Dealer "S"]', '[Dealer "W"]')
+            .replace('[Score "0-0"]', '[Score "0-81"]').replace("turned QD", "turned ??")
+            .replace("taking E:pass N:pass W:pass S:pass E:pass N:pass W:pass S:pass",
+                     "taking S:pass E:pass N:pass W:pass S:pass E:pass N:pass W:pass"))
+    made = ((SAMPLES / "01-classic-round1.belote").read_text(encoding="utf-8").split("\n", 1)[1]
+            .replace('[Event "Club du jeudi"]', '[Event "Tournoi du Café des Sports"]')
+            .replace('[Deal "1"]', '[Deal "3"]').replace('[Score "0-0"]', '[Score "0-81"]'))
+    made = made.replace(made[made.index("[Site"):made.index("[Deal")], "").replace('[Dealer "N"]', '[Dealer "S"]')
+    reports, match = checked([litige.strip(), void.strip(), made.strip()])
+    assert reports[1].score is not None and reports[1].score.outcome.name == "VOID"
+    assert [d.after for d in match.deals] == [(0, 81), (0, 81), (182, 142)]
+    assert [d.pending_litige for d in match.deals] == [81, 81, 0]
