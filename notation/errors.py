@@ -74,8 +74,9 @@ class WriteError(NotationError):
 
 
 class JSONFormatError(NotationError):
-    """A JSON object that is not a record in the form of ``docs/record.schema.json``;
-    ``path`` says where (``tricks[3].plays[1].card``)."""
+    """JSON that is not a record in the form of ``notation/record.schema.json`` (or not JSON at
+    all); ``path`` says where (``tricks[3].plays[1].card``, empty for the whole value), and the
+    message is one line: ``tricks[0].plays: 5 items, at most 4``."""
 
     def __init__(self, message: str, path: str = "") -> None:
         self.path = path

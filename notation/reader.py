@@ -18,11 +18,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .errors import DealError, RecordSyntaxError
+from .errors import DealError, LimitError, RecordSyntaxError
 from .lexer import (AUCTION_KINDS, CARD_WORDS, DECLARATION_WORDS, MELD_WORDS, SEAT_WORDS, TAG_ITEM, TAG_PAIR,
                     KNOWN_PLAYS, TAKING_KINDS, UNKNOWN, call, call_out_of_range, card, comment_text, open_comment, played,
                     trick_number, unescape,
                     word_columns, words)
+from .splitter import FEW_TAGS_TEXT, MAX_TAGS, MAX_TRICKS, MAX_WORDS
 from .values import ALL_CARDS, Call, MeldKind, Seat
 
 A_CARD = "a card (e.g. JH, 10S)"
@@ -244,11 +245,34 @@ class _Reader:
         """An error at the end of the line being read."""
         return _Problem(self.end_of(self.index), problem, "", expected)
 
+    def past_limit(self, what: str, at: tuple[int, int] | None = None) -> _Problem:
+        """A record past one of the reader's limits, at ``at`` (the line being read by default)."""
+        return _Problem(at or (self.line, 1), f"more than {what} in a record", "", "", LimitError)
+
+    def count_words(self) -> None:
+        """Raise at the line where the record goes past ``MAX_WORDS`` words, if it does."""
+        count = 0
+        for index, text in enumerate(self.texts):
+            count += len(words(text))
+            if count > MAX_WORDS:
+                self.line = self.data.first_line + self.numbers[index]
+                raise self.past_limit(f"{MAX_WORDS} words")
+
+    def too_many_tags(self) -> _Problem:
+        """The record has more than ``MAX_TAGS`` tag pairs: where the first one past the limit is."""
+        return self.past_limit(f"{MAX_TAGS} tag pairs", self.data.tag_at(self.data.tag_places[MAX_TAGS]))
+
+    def too_many_tricks(self) -> _Problem:
+        """The record has more than ``MAX_TRICKS`` tricks: where the first one past the limit is."""
+        return self.past_limit(f"{MAX_TRICKS} tricks", self.data.position(self.data.tricks[MAX_TRICKS][1]))
+
     # --- lines ----------------------------------------------------------------------------------
 
     def read(self) -> None:
         first_line = self.data.first_line
         texts, numbers = self.texts, self.numbers = _logical_lines(self.lines, self.escapes, first_line)
+        if len(self.data.text) > MAX_WORDS:  # (a word takes a character at least: else within the limit)
+            self.count_words()
         index = 0
         while index < len(texts):
             self.index, self.line = index, first_line + numbers[index]
@@ -276,6 +300,8 @@ class _Reader:
             head = tokens[0]
             self.index, self.line = index, first_line + numbers[index]
             if head[0] == "*" or (head[0] in "cC" and head.lower() == "claim"):
+                if len(tricks) > MAX_TRICKS:
+                    raise self.too_many_tricks()
                 self.end_play(tokens)
                 self.section_last = index
                 return index + 1
@@ -289,6 +315,8 @@ class _Reader:
                 self.trick_line(tokens, 0)
             self.section_last = index
             index += 1
+        if len(tricks) > MAX_TRICKS:
+            raise self.too_many_tricks()
         return index
 
     def read_line(self, tokens: list[str]) -> None:
@@ -367,8 +395,9 @@ class _Reader:
         while end < len(texts) and texts[end].lstrip()[:1] == "[":
             end += 1
         block = "\n".join(texts[index:end])
-        parts = TAG_PAIR.split(block)  # between, name, value, between, name, value, ..., between
-        if not "".join(parts[::3]).strip(" \t\n"):  # tag pairs and blanks alone: positions when asked
+        # between, name, value, between, name, value, ..., between (a block too short for MAX_TAGS pairs)
+        parts = TAG_PAIR.split(block) if len(block) <= FEW_TAGS_TEXT else [block]
+        if len(parts) > 1 and not "".join(parts[::3]).strip(" \t\n"):  # tag pairs and blanks alone
             pairs = list(zip(parts[1::3], parts[2::3]))
             data.tags += pairs if "\\" not in block else [(name, unescape(value)) for name, value in pairs]
             first = data.first_line
@@ -377,10 +406,14 @@ class _Reader:
             else:
                 data.tag_places += [(first + numbers[i]) << WORD_BITS | k for i in range(index, end)
                                     for k in range(len(TAG_PAIR.findall(texts[i])))]
+            if len(data.tags) > MAX_TAGS:  # (several blocks of tag pairs)
+                raise self.too_many_tags()
             return end
         for number in range(index, end):
             self.index, self.line = number, data.first_line + numbers[number]
             self.tag_line(texts[number])
+            if len(data.tags) > MAX_TAGS:
+                raise self.too_many_tags()
         return end
 
     def tag_line(self, text: str) -> None:

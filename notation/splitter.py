@@ -5,10 +5,10 @@ two exceptions (docs/notation.md §1): blank lines between a record's tag pairs 
 (while it has only tag-pair and escape lines, blank lines followed by a line that does not
 start with ``[`` go on), and blank lines inside a ``{...}`` comment (unless the next line
 starts a tag pair: then the comment was never closed). ``%`` in column 1, outside a
-comment, marks an escape line, which the reader skips. A line over ``MAX_LINE`` bytes or a
-record over ``MAX_RECORD`` bytes is an error of its record (``RawRecord.problem``): the
-record is kept (its first lines), the rest of it skipped, and memory stays bounded whatever
-the input.
+comment, marks an escape line, which the reader skips. A line over ``MAX_LINE`` bytes, or a
+record over ``MAX_RECORD`` bytes or ``MAX_LINES`` lines, is an error of its record
+(``RawRecord.problem``): the record is kept (its first lines), the rest of it skipped, and
+memory stays bounded whatever the input.
 
 The bytes are cut at runs of blank lines, and each *stretch* of lines between two runs is
 looked at as a whole (is it all tag pairs? does it open a comment?); its lines are looked
@@ -20,6 +20,7 @@ byte offset; ``chunks`` cuts a file into runs of whole records for worker proces
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import re
 from dataclasses import dataclass
@@ -27,8 +28,23 @@ from typing import IO, Iterator, Union
 
 from .lexer import TAG_PAIR, TAG_START, open_comment, unescape
 
+# The limits of a record (docs/notation.md §1): past one, the record is a LimitError, the rest of
+# it skipped, so that the work and the memory a record takes stay bounded whatever it holds.
 MAX_LINE = 100_000
+"""Bytes in a line (the splitter's)."""
 MAX_RECORD = 2_000_000
+"""Bytes in a record (the splitter's)."""
+MAX_LINES = 10_000
+"""Lines in a record (the splitter's)."""
+MAX_TAGS = 1_000
+"""Tag pairs in a record (the reader's)."""
+FEW_TAGS_TEXT = 5 * MAX_TAGS
+"""Characters too few to hold more than ``MAX_TAGS`` tag pairs (the shortest, ``[a""]``, takes 5)."""
+MAX_WORDS = 10_000
+"""Words in a record: the items its lines are cut into (``lexer.words``: blanks separate words, a
+comment is one), keywords, seats, cards, calls, trick numbers, tag lines too (the reader's)."""
+MAX_TRICKS = 100
+"""Tricks in a record (the reader's; a deal has 8, and the validator says so of a ninth)."""
 BLOCK = 1 << 16
 _BOM = b"\xef\xbb\xbf"  # a UTF-8 byte-order mark
 _HOLD = MAX_RECORD + MAX_LINE  # bytes held without a blank line before taking the whole lines
@@ -241,13 +257,12 @@ class _Splitter:
         self.bom = 0
 
     def emit(self) -> RawRecord | None:
-        """The record gathered, unless it holds nothing but escape lines."""
+        """The record gathered, unless it holds nothing but escape lines and whitespace."""
         record, self.record = self.record, None
         assert record is not None
-        if not record.content:
-            return None
-        self.index += 1
-        return record.raw(self.index - 1)
+        raw = record.raw(self.index) if record.content else None
+        self.index += raw is not None
+        return raw
 
 
 class _Record:
@@ -274,6 +289,9 @@ class _Record:
     def add(self, data: bytes, line_size: int = 0, blank: bool = False) -> int:
         """Whole lines of the record (``line_size``: the real size of an over-long one, cut;
         ``blank``: blank lines between its stretches); return how many."""
+        count = data.count(b"\n")
+        if self.lines + count > MAX_LINES:
+            return self.add_past_lines(data, count, line_size, blank)
         if (line_size or len(data) > MAX_LINE or self.size + len(data) > MAX_RECORD
                 or b"{" in data and _OPEN_BRACE.search(data) is not None or self.in_comment
                 or data[:1] == b"%" or b"\n%" in data):
@@ -281,7 +299,6 @@ class _Record:
             for piece in pieces:
                 self.add_line(piece, line_size)
             return len(pieces)
-        count = data.count(b"\n")
         if self.head_only and not (data[:1] == b"[" and data.count(b"\n[") == count - 1
                                    or _TAG_LINES.fullmatch(data) is not None):  # (lines indented)
             self.head_only = False
@@ -290,6 +307,19 @@ class _Record:
         self.kept += count
         self.lines += count
         self.size += len(data)
+        return count
+
+    def add_past_lines(self, data: bytes, count: int, line_size: int, blank: bool) -> int:
+        """``count`` whole lines that take the record past ``MAX_LINES``: those within the limit
+        added, the others counted and skipped (the record is an error of its size)."""
+        room = MAX_LINES - self.lines
+        if room > 0:
+            *within, data = data.split(b"\n", room)
+            self.add(b"\n".join(within) + b"\n", line_size, blank)
+        self.limit(f"record longer than {MAX_LINES} lines", 1, 0)
+        self.content = self.content or bool(data.strip(_BLANK_BYTES))  # a record, though past its limit
+        self.lines += data.count(b"\n")
+        self.size += line_size + 1 if line_size else len(data)
         return count
 
     def add_line(self, line: bytes, line_size: int = 0) -> None:
@@ -325,7 +355,8 @@ class _Record:
             self.problem = Problem("limit", message, self.first_line + self.lines, column,
                                    self.offset + self.size + shift)
 
-    def raw(self, index: int) -> RawRecord:
+    def raw(self, index: int) -> RawRecord | None:
+        """The record gathered; None when it holds only whitespace and escape lines."""
         data = b"".join(self.parts)
         problem = self.problem
         try:
@@ -339,7 +370,29 @@ class _Record:
                                   len(data[start:at].decode("utf-8", "replace")) + 1, self.offset + at)
         if "\r" in text:
             text = text.replace("\r\n", "\n")
-        return RawRecord(index, text, self.first_line, self.kept, self.offset, tuple(self.escapes), problem)
+        count = self.kept
+        if text[-2:-1].isspace():  # (rare) whitespace the splitter does not take for blank lines
+            text, count = _without_space_lines(text, count)
+            if problem is None and _no_content(text, self.escapes):
+                return None
+        return RawRecord(index, text, self.first_line, count, self.offset, tuple(self.escapes), problem)
+
+
+def _without_space_lines(text: str, count: int) -> tuple[str, int]:
+    """The ``count`` lines of ``text`` without its last ones that hold only whitespace (such as
+    no-break spaces or U+3000, which the reader skips as it skips blank lines): they do not make
+    a record end later."""
+    while count and text[-2:-1].isspace():
+        start = text.rfind("\n", 0, len(text) - 1) + 1
+        if text[start:-1].strip():
+            break
+        text, count = text[:start], count - 1
+    return text, count
+
+
+def _no_content(text: str, escapes: list[int]) -> bool:
+    """Whether the lines of ``text`` are all whitespace or escape lines: no record."""
+    return all(not line.strip() or number in escapes for number, line in enumerate(text.split("\n")))
 
 
 # --- headers ------------------------------------------------------------------------------------
@@ -353,7 +406,8 @@ def scan_headers(source: Input) -> Iterator[Headers]:
         end = text.find("\n\n") + 1  # the usual head: tag lines, then a blank line
         head = text[:end] if end and text[:1] == "[" and text.count("\n[", 0, end) == text.count("\n", 0, end) - 1 \
             else _HEAD.match(text).group()  # type: ignore[union-attr]
-        pairs = TAG_PAIR.findall(head)
+        pairs = TAG_PAIR.findall(head) if len(head) <= FEW_TAGS_TEXT else \
+            [m.groups() for m in itertools.islice(TAG_PAIR.finditer(head), MAX_TAGS)]
         tags = tuple((name, unescape(value)) for name, value in pairs) if "\\" in head else tuple(pairs)
         yield Headers(raw.index, tags, raw.first_line, raw.last_line, raw.byte_offset, raw.problem is None)
 
@@ -363,8 +417,9 @@ def head_tags(text: str) -> list[tuple[str, str, int]]:
     that are not well-formed pairs skipped), each with its line from 0: what is known of a
     record that the reader refuses, to keep it in its match."""
     head = _HEAD.match(text).group()  # type: ignore[union-attr]
-    return [(name, unescape(value) if "\\" in value else value, number)
-            for number, line in enumerate(head.split("\n")) for name, value in TAG_PAIR.findall(line)]
+    pairs = ((name, unescape(value) if "\\" in value else value, number)
+             for number, line in enumerate(head.split("\n")) for name, value in TAG_PAIR.findall(line))
+    return list(itertools.islice(pairs, MAX_TAGS))
 
 
 # --- chunks for worker processes ----------------------------------------------------------------

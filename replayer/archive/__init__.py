@@ -36,9 +36,9 @@ from sqlite_utils import Database
 
 from notation import Record, RecordSyntaxError, parse, parse_record
 
-from .importer import Reader
-from .schema import MIGRATIONS, RECORD_INDEXES, migrate
-from .store import Importer
+from .importer import Reader, record_hash  # noqa: F401  (record_hash: a record's key for stored_ids)
+from .schema import MIGRATIONS, RECORD_INDEXES, foreign_items, migrate
+from .store import Importer, stored_ids
 from ..engine.rules import Rules
 from ..check.findings import Finding
 from ..check.report import Report
@@ -57,6 +57,10 @@ class ArchiveError(ValueError):
 
 class ArchiveBusyError(ArchiveError):
     """Another writer held the archive for longer than the timeout: nothing was written."""
+
+
+class _Undone(Exception):
+    """Raised to roll a trial write back (``Archive.check_writable``)."""
 
 
 def is_busy(error: BaseException) -> bool:
@@ -214,7 +218,13 @@ class Archive:
                    ArchiveError(f"cannot open the archive {self.path}: {error}")) from error
 
     def _prepare(self, upgrade: bool) -> None:
-        """WAL, the connection's settings and the pending migrations."""
+        """WAL, the connection's settings and the pending migrations, in an archive or an empty
+        database (anything else is refused before it is changed)."""
+        foreign = foreign_items(self.db) if upgrade else []
+        if foreign:
+            shown = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "")
+            raise ArchiveError(f"{self.path} is a database but not a Belote archive (it holds {shown}): "
+                               "it is left as it is")
         self.db.enable_wal()
         self.db.execute("PRAGMA foreign_keys = ON")
         self.db.execute("PRAGMA synchronous = NORMAL")  # safe with WAL: a crash loses no committed data
@@ -226,6 +236,19 @@ class Archive:
         if upgrade and MIGRATIONS.pending(self.db):
             with self._write():
                 migrate(self.db)
+
+    def check_writable(self) -> None:
+        """Raise ``ArchiveError`` when the archive cannot be written (a read-only file, folder or
+        file system): a write is tried, then undone. An archive busy with another writer passes."""
+        try:
+            with self._write():
+                version = int(self.db.execute("PRAGMA user_version").fetchone()[0])
+                self.db.execute(f"PRAGMA user_version = {version}")  # the same value: a write all the same
+                raise _Undone
+        except (_Undone, ArchiveBusyError):
+            pass
+        except sqlite3.Error as error:
+            raise ArchiveError(f"the archive {self.path} cannot be written: {error}") from error
 
     def close(self) -> None:
         self.db.close()
@@ -268,9 +291,8 @@ class Archive:
 
     def import_files(self, paths: Iterable[str | os.PathLike], *, rules: str | None = None, jobs: int = 1,
                      progress: Progress | None = None) -> ImportSummary:
-        """Import files of records in one transaction; ``progress(n)`` is called with
-        the bytes read since its last call. Raise ``ArchiveError`` (the archive
-        unchanged) when a file cannot be read or anything else fails."""
+        """Import files of records in one transaction (``import_streams``); raise ``ArchiveError``
+        (the archive unchanged) when a file cannot be read or holds no record."""
         paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
 
         def sources() -> Iterable[tuple[str, BinaryIO, int | None]]:
@@ -282,9 +304,17 @@ class Archive:
                 with stream:
                     yield os.fspath(path), stream, os.fstat(stream.fileno()).st_size
 
-        expected = sum(os.path.getsize(path) for path in paths if os.path.isfile(path)) // RECORD_BYTES
-        importer = self._import(sources(), rules, jobs, progress, None, expected)
-        return _summary(importer)
+        size = sum(os.path.getsize(path) for path in paths if os.path.isfile(path))
+        return self.import_streams(sources(), rules=rules, jobs=jobs, progress=progress, size=size)
+
+    def import_streams(self, sources: Iterable[tuple[str, BinaryIO, int | None]], *, rules: str | None = None,
+                       jobs: int = 1, progress: Progress | None = None, size: int = 0) -> ImportSummary:
+        """Import binary streams of records, given as (name, stream, its size or None) and read
+        in turn, in one transaction; ``size``: their bytes, about, when known. ``progress(n)``
+        is called with the bytes read since its last call. Raise ``ArchiveError`` (the archive
+        unchanged) when a source holds no record, cannot be read (an ``ArchiveError`` that
+        ``sources`` raises says why) or anything else fails."""
+        return _summary(self._import(sources, rules, jobs, progress, None, size // RECORD_BYTES, need_records=True))
 
     def import_text(self, text: str | bytes, *, source_name: str = "<text>",
                     rules: str | None = None) -> ImportSummary:
@@ -300,16 +330,23 @@ class Archive:
         return Submission(ids, tuple(importer.duplicate_ids), token if ids else None, tuple(importer.rejected))
 
     def _import(self, sources: Iterable[tuple[str, BinaryIO, int | None]], rules: str | None, jobs: int,
-                progress: Progress | None, owner_hash: str | None, expected: int = 0) -> Importer:
+                progress: Progress | None, owner_hash: str | None, expected: int = 0,
+                need_records: bool = False) -> Importer:
+        """The import of ``sources`` in one transaction; ``need_records``: a source with no
+        record (empty, blank) is an error, as it is for the command line's other commands."""
         resolved = Rules.parse(rules) if rules else None
         try:
             with Reader(resolved, jobs) as reader, self._write():
                 importer = Importer(self.db, resolved, owner_hash, expected)
                 for name, stream, size in sources:
+                    found = 0
                     for items, read in reader.items(stream, size):
+                        found += len(items)
                         importer.feed(name, items)
                         if progress is not None:
                             progress(read)
+                    if need_records and not found:
+                        raise ArchiveError(f"{name}: no record found, nothing stored")
                     importer.end_source()
                 importer.finish()
         except ArchiveError:
@@ -353,6 +390,10 @@ class Archive:
                 self.db.execute("DELETE FROM match_findings WHERE match_id = ?", [match_id])
                 self.db.execute("DELETE FROM matches WHERE id = ?", [match_id])
         return True
+
+    def stored_ids(self, hashes: Iterable[str]) -> dict[str, int]:
+        """hash -> id of the records of ``hashes`` (``record_hash``) already in the archive."""
+        return stored_ids(self.db, hashes)
 
     # --- matches ------------------------------------------------------------------
 

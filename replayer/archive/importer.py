@@ -24,7 +24,7 @@ from notation import RecordData, write_data
 from notation.errors import WriteError
 from notation.parser import read_raw
 from notation.record import variant_name
-from notation.splitter import RawRecord, chunks, split_records
+from notation.splitter import RawRecord, chunks, head_tags, split_records
 
 from ..check.findings import Severity
 from ..check.report import Report
@@ -52,11 +52,13 @@ class Row(NamedTuple):
 
 
 class Unreadable(NamedTuple):
-    """A record that does not read: where (in the file) and why."""
+    """A record that does not read: where (in the file) and why, and the match its head's
+    tags put it in (it is not stored, but it does not end its match)."""
 
     line: int
     column: int
     message: str
+    match_key: tuple[str | None, str | None] | None = None
 
 
 def read_record(raw: RawRecord, rules: Rules | None) -> Row | Unreadable:
@@ -65,22 +67,39 @@ def read_record(raw: RawRecord, rules: Rules | None) -> Row | Unreadable:
     if parsed.data is None:
         error = parsed.errors[0]
         message = f"{error.problem}: expected {error.expected}" if error.expected else error.problem
-        return Unreadable(error.line, error.column, message)
+        tags = {name: value for name, value, _ in reversed(head_tags(raw.text))}  # the first of each name
+        return Unreadable(error.line, error.column, message, _match_key(tags.get))
     data = parsed.data
     report = validate(parsed, rules, repair=False)
-    try:
-        canonical = write_data(data)
-    except WriteError:  # comments the canonical form cannot hold: the text as written stands for it
-        canonical = raw.text
+    canonical = canonical_text(data, raw.text)
     replay = report.replay
     contract = replay.contract if replay is not None else None
     columns = _columns(data, report, raw, contract, all_comments(data))
     columns["canonical"] = canonical if canonical != raw.text else None  # the same text is not sent twice
-    columns["hash"] = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    columns["hash"] = content_hash(canonical)
     stored = report.renumbered(0, 1 - raw.first_line).stored()  # lines from 1 of the record's own text
     columns["report"] = json.dumps(stored, ensure_ascii=False, separators=(",", ":"))
     key = _match_key(data.tag)
     return Row(columns, _finding_rows(report, raw), key, report if key is not None else None)
+
+
+def canonical_text(data: RecordData, raw_text: str) -> str:
+    """The text a record is stored and deduplicated by: its canonical form, or the text as
+    written when the canonical form cannot hold its comments."""
+    try:
+        return write_data(data)
+    except WriteError:
+        return raw_text
+
+
+def content_hash(canonical: str) -> str:
+    """The key that makes a record a duplicate: the sha256 of its canonical text."""
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def record_hash(data: RecordData, raw_text: str) -> str:
+    """The content hash of a record that reads (``raw_text``: the record's text as written)."""
+    return content_hash(canonical_text(data, raw_text))
 
 
 def _finding_rows(report: Report, raw: RawRecord) -> tuple[dict[str, Any], ...]:

@@ -134,6 +134,19 @@ def stored_report(raw: str, rules: str | None) -> str:
     return json.dumps(report.stored(), ensure_ascii=False, separators=(",", ":"))
 
 
+def foreign_items(db: Database) -> list[str]:
+    """The tables, views... of a database that is neither empty nor an archive (one where this
+    migration set was applied); ``[]`` for an empty database or an archive. The archive's
+    tables are never added to somebody else's database."""
+    names = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' "
+                                          "ESCAPE '\\' ORDER BY name")]
+    if not names or (MIGRATIONS.migrations_table in names and db.execute(
+            f"SELECT 1 FROM [{MIGRATIONS.migrations_table}] WHERE migration_set = ? LIMIT 1",
+            [MIGRATIONS.name]).fetchone()):
+        return []
+    return names
+
+
 def migrate(db: Database) -> list[str]:
     """Apply the pending migrations; return their names (empty when the file is up to date)."""
     pending = [migration.name for migration in MIGRATIONS.pending(db)]

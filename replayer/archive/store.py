@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import Any
+from typing import Any, Iterable
 
 from sqlite_utils import Database
 
@@ -76,6 +76,17 @@ def _suspend(db: Database, kind: str, where: str, params: list[str]) -> list[str
     return [sql for _, sql in rows]
 
 
+def stored_ids(db: Database, hashes: Iterable[str]) -> dict[str, int]:
+    """hash -> id of the records of ``hashes`` (content hashes) that the archive holds."""
+    wanted = list(hashes)
+    found: dict[str, int] = {}
+    for start in range(0, len(wanted), _LOOKUP):
+        part = wanted[start:start + _LOOKUP]
+        marks = ", ".join("?" * len(part))
+        found.update(db.execute(f"SELECT hash, id FROM records WHERE hash IN ({marks})", part).fetchall())
+    return found
+
+
 class Importer:
     """The state of one import; ``feed`` it chunks of items, ``end_source`` after each
     source, ``finish`` at the end (all inside the transaction)."""
@@ -134,16 +145,11 @@ class Importer:
 
     def _stored(self, hashes: set[str]) -> dict[str, int]:
         """hash -> id of those of ``hashes`` already in the archive."""
-        wanted = [h for h in hashes if h not in self.seen]
-        found: dict[str, int] = {}
-        for start in range(0, len(wanted), _LOOKUP):
-            part = wanted[start:start + _LOOKUP]
-            marks = ", ".join("?" * len(part))
-            found.update(self.db.execute(f"SELECT hash, id FROM records WHERE hash IN ({marks})", part).fetchall())
-        return found
+        return stored_ids(self.db, [h for h in hashes if h not in self.seen])
 
     def _unreadable(self, source: str, item: Unreadable) -> None:
-        self._close_match()  # as in replayer.check.matches: a record that cannot be read ends a match
+        if self._match is not None and item.match_key != self._match.key:
+            self._close_match()  # a record that cannot be read stays in its match, as a gap (check.matches)
         self.unparseable.append((source, item.line, item.column, item.message))
         self.rejected.append(make_finding("syntax-error", item.message,
                                           Location(self._index, item.line, item.column)))

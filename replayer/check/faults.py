@@ -98,11 +98,13 @@ class Faults:
         return Location(self.index, None, None, trick) if position is None else Location(self.index, *position, trick)
 
     def hands(self) -> list[tuple[Seat, list[int] | None, int, list[str]]]:
-        """The hands written, in seat order."""
+        """The hands written, in seat order, each seat's first one only (a ``Record`` built in code
+        may give a seat two hands, which the reader refuses: ``_deal`` reports the others)."""
         hands = self.data.hands
-        if all(hands[i][0] is SEATS[i] for i in range(len(hands))):  # as the writer writes them: N E S W
+        if len(hands) <= 4 and all(hands[i][0] is SEATS[i] for i in range(len(hands))):  # as written: N E S W
             return hands
-        return sorted(hands, key=lambda hand: hand[0].index)
+        ordered = sorted(hands, key=lambda hand: hand[0].index)
+        return [hand for i, hand in enumerate(ordered) if i == 0 or hand[0] is not ordered[i - 1][0]]
 
 
 def find_faults(data: RecordData, rules: Rules, index: int = 0, dealer: Seat | None = None) -> Faults:
@@ -163,6 +165,8 @@ def _deal(run: Faults) -> tuple[int, int, int, int] | None:
     size = 5 if run.void and not run.rules.is_coinche else 8
     dealt = 0  # cards seen so far, as a mask: duplicates are looked for only when the count is off
     masks = [0, 0, 0, 0]
+    if len(hands) < len(run.data.hands):  # a seat given two hands: the first is the deal, the others reported
+        _second_hands(run, size)
     for seat, cards, place, _ in hands:
         if cards is None:
             continue
@@ -181,6 +185,16 @@ def _deal(run: Faults) -> tuple[int, int, int, int] | None:
     if known == 4 and sound and size == 8 and len(hands) == 4:
         return masks[0], masks[1], masks[2], masks[3]
     return None
+
+
+def _second_hands(run: Faults, size: int) -> None:
+    """Report each hand of a seat after its first (``Faults.hands`` leaves them out)."""
+    given: set[Seat] = set()
+    for seat, _, place, _ in run.data.hands:
+        if seat in given:
+            run.add("hand-size", f"{seat.full_name} is given a second hand: a seat has one hand of {size} cards",
+                    run.at(place), seat=seat)
+        given.add(seat)
 
 
 def _duplicates(run: Faults, seat: Seat, place: int, cards: list[int], dealt: int) -> None:
@@ -467,11 +481,11 @@ def _rebuild(run: Faults) -> tuple[int, int, int, int] | None:
     for index in cards:
         masks[state.turn.index] |= 1 << index  # type: ignore[union-attr]
         state.apply(index)
-    for seat, written, _, _ in data.hands:  # the cards written in a partly known hand must agree
+    for seat, written, _, _ in run.hands():  # the cards written in a partly known hand must agree
         if any(index != UNKNOWN and not masks[seat.index] >> index & 1 for index in written or ()):
             return None
     rebuilt = {seat: _cards_of(masks[seat.index]) for seat in SEATS}
-    written_hands = {seat: cards for seat, cards, _, _ in data.hands}
+    written_hands = {seat: cards for seat, cards, _, _ in run.hands()}
     missing = [seat.full_name for seat in SEATS if (hand := written_hands.get(seat)) is None or UNKNOWN in hand
                or len(hand) < 8]
     shown = ", ".join(f"{seat} {' '.join(map(str, rebuilt[seat]))}" for seat in SEATS)
@@ -488,9 +502,10 @@ def _cards_of(mask: int) -> tuple[Card, ...]:
 def _play_hidden(run: Faults, playable: int) -> None:
     """Check what can be checked when some hands or cards are unknown, through trick ``playable``."""
     data = run.data
-    known = {seat: sum(1 << i for i in cards) for seat, cards, _, _ in data.hands
+    hands = run.hands()
+    known = {seat: sum(1 << i for i in cards) for seat, cards, _, _ in hands
              if cards is not None and UNKNOWN not in cards}
-    owner = {index: seat for seat, cards, _, _ in data.hands for index in cards or () if index != UNKNOWN}
+    owner = {index: seat for seat, cards, _, _ in hands for index in cards or () if index != UNKNOWN}
     state = run.state = PlayState(known, run.contract, run.rules, dealer=run.dealer)  # type: ignore[arg-type]
     void: dict[Seat, set[Suit]] = {seat: set() for seat in SEATS}
     played: set[int] = set()

@@ -7,8 +7,9 @@ holds carried to the next scored deal, the target, the winner), and checked
 against the records:
 
 * ``Score`` is the match score before the deal: it must equal the running total
-  (``score-tag-mismatch``); the first deal's must be 0-0, unless its ``Deal`` tag says the
-  file starts later in the match (an excerpt): then its ``Score`` is where the totals start;
+  (``score-tag-mismatch``); the first deal's must be 0-0. Where the ``Deal`` tags say that
+  deals are missing (a file that starts in the middle of a match, a deal not stored), the
+  totals go on from the ``Score`` of the deal after the gap;
 * the dealer passes to the next player in the rules' direction after every
   deal, void deals included (``dealer-rotation``);
 * no deal is played once a side has won (``match-over``);
@@ -127,16 +128,25 @@ def check_matches(reports: Iterable[Report], rules: Rules | None = None) -> Iter
 def check_match(reports: Sequence[Report], rules: Rules | None = None) -> MatchReport:
     """Check a match given the validation reports of its deals, in order."""
     rules = rules or _rules_of(reports)
-    start = _excerpt_start(reports[0]) if reports else None
-    state = MatchState(rules, start=start or (0, 0))
+    state = MatchState(rules)
+    start = (0, 0)
     findings: list[Finding] = []
     deals: list[MatchDeal] = []
     known = True  # whether the running totals are still known
     previous: Seat | None = None
+    previous_number: int | None = 0  # the Deal tag of the deal before (0: none yet, None: not a number)
     for number, report in enumerate(reports, 1):
         where = _at(report, None)
-        before = state.totals if known else None
         recorded_before = parse_score_pair(report.tag("Score"))
+        deal_number = _deal_number(report)
+        missing = deal_number - previous_number - 1 if deal_number is not None and previous_number is not None else 0
+        previous_number = deal_number
+        if missing > 0 and recorded_before is not None:  # deals not in the file: go on from this one's Score
+            state.resume(recorded_before)
+            known, start = True, recorded_before if number == 1 else start
+        for _ in range(max(missing, 0) % 4):  # the deal went round the missing deals too
+            previous = previous.next(rules.clockwise) if previous else None
+        before = state.totals if known else None
         if known and recorded_before is not None and recorded_before != before:
             findings.append(make_finding("score-tag-mismatch", f"deal {number}: Score {_text(recorded_before)} "
                                          f"but the match stands at {_text(before)} before this deal",
@@ -168,15 +178,13 @@ def check_match(reports: Sequence[Report], rules: Rules | None = None) -> MatchR
                                      f"the end of the match: it is lost", Location(last.index)))
     return MatchReport(reports[0].tag("Event") if reports else None, reports[0].tag("Round") if reports else None,
                        rules, state.target, tuple(deals), tuple(findings), state.totals if known else None,
-                       state.winner if known else None, state.pending_litige, start or (0, 0))
+                       state.winner if known else None, state.pending_litige, start)
 
 
-def _excerpt_start(first: Report) -> tuple[int, int] | None:
-    """The first deal's Score, when its Deal tag says the match started before it."""
-    deal = (first.tag("Deal") or "").strip()
-    if deal.isascii() and deal.isdigit() and int(deal) > 1:
-        return parse_score_pair(first.tag("Score"))
-    return None
+def _deal_number(report: Report) -> int | None:
+    """The deal's number in its match, from its Deal tag (ASCII digits only), when it has one."""
+    deal = (report.tag("Deal") or "").strip()
+    return int(deal) if deal.isascii() and deal.isdigit() and len(deal) < 7 else None
 
 
 def _at(report: Report, tag: str | None) -> Location:

@@ -25,7 +25,7 @@ import click
 
 from notation.values import SEATS
 from notation.errors import JSONFormatError, RecordSyntaxError, WriteError
-from notation.jsonio import from_json, to_json
+from notation.jsonio import decode_json, from_json, to_json
 from notation.parser import ParseResult, parse
 from notation.record import Record
 from notation.splitter import MAX_RECORD
@@ -36,7 +36,7 @@ from ..engine.rules import Rules, RulesError
 from ..check.findings import Finding, Severity
 from .inputs import BLOCK, STDIN, Input, InputError, describe_os_error, expand, open_input
 from ..check.matches import MatchReport, with_match_checks
-from .render import match_lines, score_lines, show_lines
+from .render import match_lines, printable, score_lines, show_lines
 from ..check.report import Report
 from ..check.streams import validate_stream
 from ..check.validator import fill_seats, validate
@@ -59,6 +59,10 @@ def _rules_option(ctx: click.Context, param: click.Parameter, value: str | None)
 RULES_OPTION = click.option("--rules", "rules", metavar="RULES", callback=_rules_option,
                             help='Rules for every record, overriding its tags: a profile and options, '
                                  'e.g. "ffb-coinche; undertrump=must".')
+EXCLUDE_OPTION = click.option("--exclude", "exclude", multiple=True, metavar="PATTERN",
+                              help="Leave out the files below a directory of FILES whose path, relative to "
+                                   "that directory, or one of its parts matches the glob PATTERN (e.g. invalid, "
+                                   "'*-draft.belote'); repeatable. Files named themselves are never left out.")
 
 
 class LazyGroup(click.Group):
@@ -92,28 +96,31 @@ def belote() -> None:
 @belote.command("validate")
 @click.argument("files", nargs=-1, required=True)
 @RULES_OPTION
+@EXCLUDE_OPTION
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Output format (see below).")
 @click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
               help="Validate in N processes; the output is in input order all the same.")
-def validate_command(files: tuple[str, ...], rules: Rules | None, output: str, jobs: int) -> None:
+def validate_command(files: tuple[str, ...], rules: Rules | None, exclude: tuple[str, ...], output: str,
+                     jobs: int) -> None:
     """Replay every record of FILES and report every fault.
 
-    FILES are record files, directories (every *.belote file below them) or -
-    for standard input.
+    FILES are record files, directories (every *.belote file below them, in
+    their subdirectories too: see --exclude) or - for standard input.
 
     Text output: one line per finding, FILE:LINE:COLUMN: SEVERITY [RULE-ID]
     MESSAGE (match findings too: Score tags, dealer rotation), then a summary.
 
     JSON output: one document, {"records": [...], "matches": [...], "summary":
     {...}}, each record being a report's as_dict() with its "file"; it is
-    written record by record, so memory stays flat on huge files.
+    written record by record (the matches through a temporary file), so
+    memory stays flat on huge files.
 
     Exit status: 0 no error finding, 1 error findings, 2 usage or input trouble.
     """
     sink = JSONSink() if output == "json" else TextSink()
     tally = Tally()
-    for name in expand(files):
+    for name in expand(files, exclude):
         try:
             with open_input(name) as source:
                 count = 0
@@ -184,31 +191,43 @@ def finding_text(name: str, finding: Finding, item: Report | MatchReport) -> str
     """``FILE:LINE:COLUMN: severity [rule] message``; a finding about a whole record is put
     at the record's first line."""
     if finding.location.line is not None:
-        return f"{name}:{finding}"
+        return printable(f"{name}:{finding}")
     if isinstance(item, Report) and item.lines:
-        return f"{name}:{item.lines[0]}:1: {finding}"
-    return f"{name}: {finding}"
+        return printable(f"{name}:{item.lines[0]}:1: {finding}")
+    return printable(f"{name}: {finding}")
+
+
+MATCHES_IN_MEMORY = 1 << 20  # bytes of match reports kept in memory; beyond, they go to a temporary file
 
 
 class JSONSink:
-    """One JSON document written item by item: records, then the matches, then the summary."""
+    """One JSON document written item by item: records, then the matches, then the summary.
+
+    Each record is printed when it is ready; each match is written when it is ready to a
+    spool (in memory up to ``MATCHES_IN_MEMORY``, then on disk) that is copied out after the
+    records, so memory stays flat whatever the number of matches."""
 
     def __init__(self) -> None:
-        self.matches: list[dict] = []
-        self.first = True
+        self.matches: IO[str] = tempfile.SpooledTemporaryFile(MATCHES_IN_MEMORY, mode="w+", encoding="utf-8")
+        self.first = self.first_match = True
         click.echo('{"records": [', nl=False)
 
     def emit(self, name: str, item: Report | MatchReport) -> None:
-        data = {"file": name, **item.as_dict()}
+        text = json.dumps({"file": name, **item.as_dict()}, ensure_ascii=False)
         if isinstance(item, MatchReport):
-            self.matches.append(data)
+            self.matches.write(text if self.first_match else ",\n" + text)
+            self.first_match = False
             return
-        click.echo(("\n" if self.first else ",\n") + json.dumps(data, ensure_ascii=False), nl=False)
+        click.echo(("\n" if self.first else ",\n") + text, nl=False)
         self.first = False
 
     def close(self, tally: Tally) -> None:
-        matches = ",\n".join(json.dumps(m, ensure_ascii=False) for m in self.matches)
-        click.echo(f'\n],\n"matches": [{matches}],\n"summary": {json.dumps(tally.as_dict())}}}')
+        click.echo('\n],\n"matches": [', nl=False)
+        self.matches.seek(0)
+        while block := self.matches.read(BLOCK):
+            click.echo(block, nl=False)
+        self.matches.close()
+        click.echo(f'],\n"summary": {json.dumps(tally.as_dict())}}}')
 
 
 # --- score --------------------------------------------------------------------
@@ -241,8 +260,10 @@ SPOOL_BYTES = 8 << 20  # a formatted file is kept in memory up to this size, on 
 @belote.command("fmt")
 @click.argument("files", nargs=-1, required=True)
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if a file would change, and list it.")
-def fmt_command(files: tuple[str, ...], check: bool) -> None:
-    """Rewrite FILES in the canonical form, in place (- : stdin to stdout).
+@EXCLUDE_OPTION
+def fmt_command(files: tuple[str, ...], check: bool, exclude: tuple[str, ...]) -> None:
+    """Rewrite FILES in the canonical form, in place (- : stdin to stdout). A
+    directory stands for every *.belote file below it, in its subdirectories too.
 
     Seat prefixes a transcriber left out are filled in when the record replays
     without fault. A file with a record that cannot be read is left untouched and
@@ -253,7 +274,7 @@ def fmt_command(files: tuple[str, ...], check: bool) -> None:
     """
     changed = failed = same = 0
     trouble = False
-    for name in expand(files):
+    for name in expand(files, exclude):
         try:
             outcome = format_input(name, check)
         except InputError as error:
@@ -300,7 +321,7 @@ def format_input(name: str, check: bool) -> str:
 def syntax_problem(name: str, error: RecordSyntaxError, what: str) -> str:
     """``FILE:LINE:COLUMN: cannot ...: problem: expected ...`` on one line."""
     expected = f": expected {error.expected}" if error.expected else ""
-    return f"{name}:{error.line}:{error.column}: {what}: {error.problem}{expected}"
+    return printable(f"{name}:{error.line}:{error.column}: {what}: {error.problem}{expected}")
 
 
 @contextmanager
@@ -326,13 +347,15 @@ def _same_bytes(first: Input, second: IO[bytes]) -> bool:
 
 
 def _replace(name: str, formatted: IO[bytes]) -> None:
-    """Replace file ``name`` by ``formatted`` at once (a temporary file renamed over it)."""
-    handle, temporary = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(name)), prefix=".belote-fmt-")
+    """Replace file ``name`` by ``formatted`` at once (a temporary file renamed over it); a
+    symbolic link stays a link: the file it leads to is replaced."""
+    target = os.path.realpath(name)
+    handle, temporary = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".belote-fmt-")
     try:
         with os.fdopen(handle, "wb") as out:
             shutil.copyfileobj(formatted, out)
-        shutil.copymode(name, temporary)
-        os.replace(temporary, name)
+        shutil.copymode(target, temporary)
+        os.replace(temporary, target)
     except OSError as error:
         if os.path.exists(temporary):
             os.unlink(temporary)
@@ -369,7 +392,7 @@ JSON_LINE_LIMIT = MAX_RECORD * 4  # a record's JSON is a few times its notation
 @click.option("--positions", is_flag=True, help="--to json: give each item its [line, column] as \"pos\".")
 @click.argument("file")
 def convert_command(target: str, out_name: str, positions: bool, file: str) -> None:
-    """Convert FILE between the notation and JSON (docs/record.schema.json).
+    """Convert FILE between the notation and JSON (the schema: notation/record.schema.json).
 
     JSON is written as JSON Lines: one record object per line. It is read as JSON
     Lines, or as one array of record objects when the input starts with "[".
@@ -430,9 +453,9 @@ def _records_of_json(source: Input) -> Iterator[Record | str]:
 
 def _json_value(data: bytes, number: int, name: str) -> object:
     try:
-        return json.loads(data)
-    except ValueError as error:  # bad JSON or bad UTF-8
-        return f"{name}:{number}: not JSON: {error}"
+        return decode_json(data)
+    except JSONFormatError as error:  # bad JSON, bad UTF-8, nested too deeply to decode
+        return f"{name}:{number}: {error}"
 
 
 def _json_record(value: object, where: str) -> Record | str:
@@ -492,7 +515,7 @@ def show_command(file: str, number: int | None, rules: Rules | None) -> None:
 def show(result: ParseResult, report: Report) -> list[str]:
     """The lines of ``belote show`` for one parsed record and its report."""
     if result.record is None:
-        return report.text().splitlines()
+        return [printable(line) for line in report.text().splitlines()]
     return show_lines(result.record, report)
 
 

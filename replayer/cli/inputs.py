@@ -10,10 +10,11 @@ Any trouble with an input is an ``InputError``: one line on stderr, exit code 2.
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import sys
 from contextlib import contextmanager
-from typing import IO, Iterable, Iterator
+from typing import IO, Iterable, Iterator, Sequence
 
 import click
 
@@ -128,12 +129,31 @@ def describe_os_error(name: str, error: OSError) -> str:
     return f"{name}: {error.strerror or error}"
 
 
-def expand(names: Iterable[str]) -> Iterator[str]:
-    """The files named, a directory standing for every ``*.belote`` file below it (sorted)."""
+def expand(names: Iterable[str], exclude: Sequence[str] = ()) -> Iterator[str]:
+    """The files named, a directory standing for every ``*.belote`` file below it, in its
+    subdirectories too (sorted), but those that an ``exclude`` pattern leaves out (``excluded``)."""
     for name in names:
         if name == STDIN or not os.path.isdir(name):
             yield name
             continue
-        found = sorted(os.path.join(top, file) for top, _, files in os.walk(name)
-                       for file in files if file.endswith(RECORD_SUFFIX))
-        yield from found or [name]  # no record file: opening the directory reports it
+        yield from sorted(record_files(name, exclude)) or [name]  # none: opening the directory reports it
+
+
+def record_files(directory: str, exclude: Sequence[str] = ()) -> Iterator[str]:
+    """The ``*.belote`` files below ``directory`` that ``exclude`` does not leave out (an
+    excluded directory is not walked)."""
+    for top, dirs, files in os.walk(directory):
+        below = os.path.relpath(top, directory)
+        dirs[:] = [d for d in dirs if not excluded(os.path.join(below, d), exclude)]
+        yield from (os.path.join(top, file) for file in files
+                    if file.endswith(RECORD_SUFFIX) and not excluded(os.path.join(below, file), exclude))
+
+
+def excluded(path: str, patterns: Sequence[str]) -> bool:
+    """Whether a glob of ``patterns`` (``*``, ``?``, ``[...]``, case-sensitive) matches ``path``
+    (relative to a directory argument, ``/`` between its parts: ``invalid/bad.belote``) or one
+    of its parts (``invalid``)."""
+    parts = [part for part in path.split(os.sep) if part not in ("", ".")]
+    whole = "/".join(parts)
+    return any(fnmatch.fnmatchcase(whole, pattern) or any(fnmatch.fnmatchcase(part, pattern) for part in parts)
+               for pattern in patterns)

@@ -4,10 +4,14 @@ running totals, and the trick by trick replay of ``belote show``.
 Everything here is presentation over values the engine already computed
 (``Report``, ``MatchReport``). Lines are plain text; hearts and
 diamonds are styled red with ``click.style``, which ``click.echo`` strips when
-the output is not a terminal.
+the output is not a terminal. Text that comes from a record (tag values, players,
+the words of a syntax error) goes through ``printable``: a control character in a
+record never reaches the terminal as such.
 """
 
 from __future__ import annotations
+
+import re
 
 import click
 
@@ -20,11 +24,22 @@ from ..check.report import Replayed, Report
 from ..engine.play import PlayState
 
 RED_SUITS = (Suit.HEARTS, Suit.DIAMONDS)
+# C0 controls but tab and line feed, DEL, C1 controls, and the bidirectional marks, embeddings,
+# overrides and isolates that reorder what a terminal shows
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 SCORE_ROWS: tuple[tuple[str, str], ...] = (
     ("card points", "card_points"), ("last trick", "last_trick"), ("cards + last trick", "points"),
     ("belote", "belote"), ("melds", "melds"), ("total", "total"), ("rounding", "rounding"),
     ("deal score", "score"),
 )
+
+
+def printable(text: str) -> str:
+    """``text`` with its control characters escaped as Python writes them (``\\x1b``,
+    ``\\u202e``): what a record holds is shown, never obeyed by the terminal."""
+    if _UNPRINTABLE.search(text) is None:
+        return text
+    return _UNPRINTABLE.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 def styled(card: Card | None) -> str:
@@ -39,7 +54,7 @@ def record_title(report: Report) -> str:
     where = f", lines {report.lines[0]}-{report.lines[1]}" if report.lines else ""
     names = [report.tag(tag) for tag in ("Event", "Round", "Deal")]
     about = " / ".join(name for name in names if name)
-    return f"record {report.index + 1}{where}" + (f": {about}" if about else "") + f" [{report.rules_text}]"
+    return printable(f"record {report.index + 1}{where}" + (f": {about}" if about else "") + f" [{report.rules_text}]")
 
 
 # --- belote score -------------------------------------------------------------
@@ -49,7 +64,8 @@ def score_lines(report: Report) -> list[str]:
     lines = [record_title(report)]
     score = report.score
     if score is None:  # the findings say why
-        return lines + ["  not scored:"] + [f"    {str(finding).splitlines()[0]}" for finding in report.findings]
+        return lines + ["  not scored:"] + [f"    {printable(str(finding).splitlines()[0])}"
+                                            for finding in report.findings]
     if score.outcome is Outcome.VOID or score.ns is None or score.ew is None:
         return lines + ["  void deal: nobody took, no score (0-0)"]
     lines += [f"  {line}" for line in contract_lines(score)]
@@ -77,14 +93,14 @@ def contract_lines(score: DealScore) -> list[str]:
 
 def match_lines(match: MatchReport) -> list[str]:
     """Each deal's score and the running totals, then the final totals and the winner."""
-    lines = [match.text().splitlines()[0],
+    lines = [printable(match.text().splitlines()[0]),
              f"  {'deal':>6}  {'dealer':6}  {'score':>11}  {'totals':>11}  {'Score tag':>11}"]
     for deal in match.deals:
-        lines.append(f"  {deal.deal or deal.record + 1:>6}  {str(deal.dealer or '?'):6}  {_pair(deal.scores):>11}"
-                     f"  {_pair(deal.after):>11}  {_pair(deal.recorded_before):>11}")
+        lines.append(f"  {printable(deal.deal or str(deal.record + 1)):>6}  {str(deal.dealer or '?'):6}"
+                     f"  {_pair(deal.scores):>11}  {_pair(deal.after):>11}  {_pair(deal.recorded_before):>11}")
     if match.pending_litige:
         lines.append(f"  litige hold pending: {match.pending_litige}")
-    lines += [f"  {finding}" for finding in match.findings]
+    lines += [f"  {printable(str(finding))}" for finding in match.findings]
     return lines
 
 
@@ -114,7 +130,7 @@ def show_lines(record: Record, report: Report) -> list[str]:
         lines.append("  * play stopped")
     if report.findings:
         lines.append("Findings")
-        lines += [f"  {line}" for finding in report.findings for line in str(finding).splitlines()]
+        lines += [f"  {printable(line)}" for finding in report.findings for line in str(finding).splitlines()]
     if report.score is not None:
         lines.append("Score")
         lines += [f"  {line}" for line in report.score.lines()]
@@ -126,7 +142,8 @@ def hand_lines(record: Record, replayed: Replayed) -> list[str]:
     labels = []
     for seat in SEATS:
         name = record.player(seat)
-        labels.append(f"{seat}  {seat.full_name}" + (f" ({name})" if name and name != seat.full_name else ""))
+        player = f" ({name})" if name and name != seat.full_name else ""
+        labels.append(printable(f"{seat}  {seat.full_name}{player}"))
     width = max(map(len, labels))
     lines = []
     for seat, label in zip(SEATS, labels):

@@ -217,10 +217,10 @@ def _convert(name: str, text: str) -> Any:
         if value not in ("true", "false"):
             raise RulesError(f"invalid value {text!r} for {name}; valid values: true, false")
         return value == "true"
-    try:
-        number = int(value)
-    except ValueError:
-        raise RulesError(f"invalid value {text!r} for {name}; expected a whole number") from None
+    digits = value[1:] if value[:1] == "-" else value
+    if not (digits.isascii() and digits.isdigit() and len(digits) < 7):  # int() would take any script's digits
+        raise RulesError(f"invalid value {text!r} for {name}; expected a whole number (ASCII digits)")
+    number = int(value)
     if name in INT_CHOICES and number not in INT_CHOICES[name]:
         valid = ", ".join(map(str, INT_CHOICES[name]))
         raise RulesError(f"invalid value {text!r} for {name}; valid values: {valid}")

@@ -366,15 +366,13 @@ class MatchOverError(ValueError):
 class MatchState:
     """Running totals of a match (§7): litige holds carried on, the target, the winner."""
 
-    def __init__(self, rules: Rules | None = None, *, target: int | None = None,
-                 start: tuple[int, int] = (0, 0)) -> None:
-        """``start``: the totals before the first deal counted (an excerpt of a match)."""
+    def __init__(self, rules: Rules | None = None, *, target: int | None = None) -> None:
         if target is None:
             if rules is None:
                 raise ValueError("MatchState needs rules or a target")
             target = rules.target
         self.target = target
-        self._totals = list(start)
+        self._totals = [0, 0]
         self.pending_litige = 0  # held points waiting for the next scored deal
         self.deals: list[DealScore] = []
         self.winner: Team | None = None
@@ -386,6 +384,10 @@ class MatchState:
 
     def total(self, team: Team) -> int:
         return self._totals[_team_index(team)]
+
+    def resume(self, totals: tuple[int, int]) -> None:
+        """Go on from ``totals``: the deals that led there are not known (an excerpt of a match)."""
+        self._totals = list(totals)
 
     def add(self, deal: DealScore) -> None:
         if self.winner is not None:

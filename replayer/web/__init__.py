@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 _HERE = Path(__file__).resolve().parent
 _CHECKOUT = _HERE.parent.parent
@@ -45,6 +46,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         SECRET_KEY=None,
         MAX_CONTENT_LENGTH=2 * MEGABYTE,
         MAX_FORM_MEMORY_SIZE=2 * MEGABYTE,
+        CHECKS_DB=None,  # the file of the checked texts kept for their pages: None, beside the archive
+        CHECK_LIFETIME=3600,  # seconds a checked text is kept for its check pages and "Store"
+        CHECK_ROOM=64 * MEGABYTE,  # bytes (compressed) all the kept checks may take; the oldest go first
+        READ_TIMEOUT=15,  # seconds `belote serve` waits for a client's next bytes before dropping it
+        PROXY_FIX=0,  # reverse proxies in front whose X-Forwarded-For and -Proto are trusted
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
     )
@@ -54,9 +60,17 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = _instance_secret(app.instance_path)
 
-    from . import api, archive_views, db, errors, match_views, replay_views, security, submit_views
+    from . import api, archive_views, db, errors, limits, match_views, replay_views, security, submit_views
 
+    # Tests post far more than a visitor does: no limit there unless a test sets one.
+    app.config.setdefault("RATE_LIMIT", None if app.testing else limits.DEFAULT_RATE_LIMIT)
     app.json.sort_keys = False  # keep the API's keys in their natural order
+    limits.init_app(app)  # first: its rate limit runs before the CSRF check reads the body
+    if app.config["PROXY_FIX"]:
+        # the client's address (for the rate limit) and scheme as the proxies say; never the
+        # Host they pass on: the API's absolute URLs come from SERVER_NAME only
+        proxies = int(app.config["PROXY_FIX"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
     security.init_app(app)
     errors.init_app(app)
     db.init_app(app)

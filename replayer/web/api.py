@@ -3,9 +3,11 @@ and validate a text without storing it."""
 
 from __future__ import annotations
 
+import json
+from pathlib import PureWindowsPath
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, request, url_for
+from flask import Blueprint, abort, current_app, jsonify, request, url_for
 
 from notation.jsonio import to_json
 from replayer.archive import stored_record
@@ -23,12 +25,26 @@ PRIVATE = frozenset({"owner_hash"})  # never leaves the server
 HEAVY = frozenset({"raw", "canonical", "comments"})  # left out of search results
 
 
+def link(endpoint: str, **values: Any) -> str:
+    """A URL in the API's answers. Absolute only when ``SERVER_NAME`` names the site (with
+    ``PREFERRED_URL_SCHEME``), else relative to it: never built from the request's Host
+    header, which any client sets as it likes."""
+    config = current_app.config
+    if config["SERVER_NAME"]:
+        return url_for(endpoint, **values, _external=True, _scheme=config["PREFERRED_URL_SCHEME"])
+    return url_for(endpoint, **values)
+
+
 def public(row: dict, *, drop: frozenset[str] = frozenset()) -> dict[str, Any]:
     out = {key: value for key, value in row.items() if key not in PRIVATE and key not in drop}
-    out["url"] = url_for("api.record", record_id=row["id"], _external=True)
-    out["replay_url"] = url_for("replay.show", record_id=row["id"], _external=True)
+    if out.get("source"):
+        # the file's name only: the path it was imported from says where the server keeps its files
+        # (PureWindowsPath cuts at both / and \, whatever machine imported it)
+        out["source"] = PureWindowsPath(out["source"]).name
+    out["url"] = link("api.record", record_id=row["id"])
+    out["replay_url"] = link("replay.show", record_id=row["id"])
     if row.get("match_id"):
-        out["match_url"] = url_for("matches.show", match_id=row["match_id"], _external=True)
+        out["match_url"] = link("matches.show", match_id=row["match_id"])
     return out
 
 
@@ -36,11 +52,11 @@ def public(row: dict, *, drop: frozenset[str] = frozenset()) -> dict[str, Any]:
 @bp.get("/")
 def index():
     return jsonify(endpoints={
-        "search": {"method": "GET", "url": url_for("api.records", _external=True),
+        "search": {"method": "GET", "url": link("api.records"),
                    "parameters": ["text", "player", "event", "date_from", "date_to", "variant", "contract",
                                   "validity", "sort", "order", "page", "per_page"]},
-        "record": {"method": "GET", "url": url_for("api.records", _external=True) + "/<id>"},
-        "validate": {"method": "POST", "url": url_for("api.validate_text", _external=True),
+        "record": {"method": "GET", "url": link("api.records") + "/<id>"},
+        "validate": {"method": "POST", "url": link("api.validate_text"),
                      "body": "the text (text/plain), or JSON {\"text\": \"...\"}; nothing is stored"},
     })
 
@@ -53,7 +69,7 @@ def records():
     def page_url(number: int) -> str | None:
         if not 1 <= number <= page.pages:
             return None
-        return url_for("api.records", **{**args, "page": str(number)}, _external=True)
+        return link("api.records", **{**args, "page": str(number)})
 
     return jsonify(records=[public(row, drop=HEAVY) for row in page.rows], total=page.total, page=page.page,
                    per_page=page.per_page, pages=page.pages, sort=query.sort,
@@ -90,10 +106,21 @@ def validate_text():
 
 def _posted_text() -> bytes | str:
     if request.is_json:
-        body = request.get_json(silent=True)
+        body = _json_body()
         if not isinstance(body, dict) or not isinstance(body.get("text"), str):
             abort(400, description="the JSON body must be an object with a string \"text\"")
         return body["text"]
     if request.mimetype in FORM_TYPES:
         return submitted_data()
     return request.get_data(cache=False)
+
+
+def _json_body() -> Any:
+    """The posted JSON, or a 400 that says in one line why it cannot be read. Read here rather
+    than by ``request.get_json``, whose ``silent`` lets RecursionError through (a 500)."""
+    try:
+        return json.loads(request.get_data(cache=False))
+    except RecursionError:
+        abort(400, description="the JSON body is nested too deeply to be read")
+    except ValueError as error:  # not JSON, or not in a Unicode encoding (UnicodeDecodeError)
+        abort(400, description=f"the body is not valid JSON: {error}")

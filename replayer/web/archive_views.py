@@ -64,7 +64,7 @@ def index():
 
     return render_template("archive.html", query=query, page=page, args=args, link=link, sort_link=sort_link,
                            columns=COLUMNS, variants=VARIANTS, validities=VALIDITIES,
-                           page_numbers=page_numbers(page.page, page.pages))
+                           page_numbers=page_numbers(page.page, page.pages), page_url=lambda n: link(page=n))
 
 
 @bp.get("/favicon.ico")

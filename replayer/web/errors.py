@@ -22,6 +22,7 @@ TITLES = {
     404: "Not found",
     405: "Method not allowed",
     413: "Too large",
+    429: "Too many requests",
     500: "Server error",
     503: "Busy",
 }
@@ -46,7 +47,7 @@ def handle_http_error(error: HTTPException):
         response = jsonify(error={"status": code, "title": title, "message": message})
     else:
         response = render_template("error.html", code=code, title=title, message=message)
-    headers = dict(error.get_headers())  # Allow of a 405, Retry-After of a 503
+    headers = dict(error.get_headers())  # Allow of a 405, Retry-After of a 429 or a 503
     headers.pop("Content-Type", None)
     return response, code, headers
 

@@ -1,4 +1,4 @@
-"""CSRF protection and security headers.
+"""CSRF protection, security headers, and control characters kept out of the pages.
 
 Every POST passes two checks:
 - the browser's own word: a ``Sec-Fetch-Site`` header other than ``same-origin``/``none``,
@@ -11,10 +11,13 @@ Every POST passes two checks:
 from __future__ import annotations
 
 import hmac
+import re
 import secrets
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, abort, request, session
+from markupsafe import Markup
 
 CSRF_FIELD = "csrf_token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
@@ -68,6 +71,29 @@ def check_csrf() -> None:
                                "Reload the page and send it again.")
 
 
+# Control characters that are not spaces to the notation's lexer (``str.split``): NUL and the
+# like are parse errors in HTML, which browsers drop or replace, and a binary upload is full of
+# them. The spaces among the controls (tab, VT, FF, \x1c-\x1f, NEL) are kept: a form sends
+# the text back to be stored, and there they separate words.
+_SHOWN_AS_PICTURES = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
+
+
+def _picture(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code < 0x20:
+        return chr(0x2400 + code)  # the Unicode control pictures: ␀ for NUL...
+    return "\u2421" if code == 0x7F else "\ufffd"  # ␡ for DEL; the C1 controls have no picture
+
+
+def visible(value: Any) -> Any:
+    """Jinja's ``finalize``: every value a template prints, its control characters shown as
+    pictures (one character for one, so that the columns of the findings still point right)."""
+    if isinstance(value, str) and _SHOWN_AS_PICTURES.search(value):
+        shown = _SHOWN_AS_PICTURES.sub(_picture, value)
+        return Markup(shown) if isinstance(value, Markup) else shown  # removing controls adds no tag
+    return value
+
+
 def set_headers(response: Response) -> Response:
     headers = response.headers
     embeddable = request.endpoint in EMBEDDABLE_ENDPOINTS
@@ -83,3 +109,4 @@ def init_app(app: Flask) -> None:
     app.before_request(check_csrf)
     app.after_request(set_headers)
     app.jinja_env.globals["csrf_token"] = csrf_token
+    app.jinja_env.finalize = visible  # before any template is compiled: the compiler builds it in

@@ -512,8 +512,7 @@ def test_cli_io_trouble_exit_2(tmp_path: Path) -> None:
     db = tmp_path / "x.sqlite"
     missing = CliRunner().invoke(import_command, [str(SAMPLES[0]), str(tmp_path / "nope.belote"), "--db", str(db)])
     assert missing.exit_code == 2
-    assert missing.stderr.strip().splitlines() == [f"belote import: error: cannot read {tmp_path / 'nope.belote'}: "
-                                                   "No such file or directory"]
+    assert missing.stderr.strip().splitlines() == [f"belote import: error: {tmp_path / 'nope.belote'}: no such file"]
     assert "Traceback" not in missing.output
     (tmp_path / "junk.sqlite").write_bytes(b"junk" * 1000)
     junk = CliRunner().invoke(import_command, [str(SAMPLES[0]), "--db", str(tmp_path / "junk.sqlite")])

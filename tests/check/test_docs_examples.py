@@ -31,8 +31,7 @@ RECORDS = [(path, line, text) for path in DOCS for line, text in blocks(path, "b
 
 
 def test_the_documentation_shows_records() -> None:
-    assert [(path.name, line) for path, line, _ in RECORDS] == [
-        ("notation.md", 336), ("notation.md", 379), ("notation.md", 403), ("README.md", 48)]
+    assert [path.name for path, _, _ in RECORDS] == ["notation.md"] * 3 + ["README.md"]
 
 
 @pytest.mark.parametrize("path, line, text", RECORDS, ids=[f"{p.name}:{n}" for p, n, _ in RECORDS])

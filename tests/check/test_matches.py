@@ -204,3 +204,11 @@ def test_eight_passes_are_void_whatever_the_turned_card_and_a_litige_waits_past_
     assert reports[1].score is not None and reports[1].score.outcome.name == "VOID"
     assert [d.after for d in match.deals] == [(0, 81), (0, 81), (182, 142)]
     assert [d.pending_litige for d in match.deals] == [81, 81, 0]
+
+
+def test_a_deal_missing_from_the_file_leaves_a_gap_the_next_score_tag_closes():
+    texts = match_records()
+    del texts[5]  # deal 6 is not there (a record left out, or one the archive could not store)
+    _, match = checked(texts)
+    assert rules_of(match) == []  # neither a Score nor a Dealer finding after the gap
+    assert match.totals == checked(match_records())[1].totals and len(match.deals) == 10

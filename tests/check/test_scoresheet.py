@@ -98,7 +98,7 @@ def retag(text: str, **tags: str) -> str:
 def test_a_litige_hold_is_carried_to_the_winner_of_the_next_deal():
     tie = sample_texts("07-litige.belote")[0]  # N deals, N takes, 81-81: 81 held
     made_by_ns = sample_texts("12-match.belote")[2]  # W deals, N takes and makes 88-74
-    follow = retag(made_by_ns, Event="Tournoi du Café des Sports", Round="1", Score="0-81")
+    follow = retag(made_by_ns, Event="Tournoi du Café des Sports", Round="1", Deal="2", Score="0-81")
     sheet = score_sheet(one_by_one([tie, follow]))
     first, second = sheet.rows
     assert (first.litige_held, first.litige_pending, first.after) == (81, 81, (0, 81))

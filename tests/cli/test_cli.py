@@ -150,7 +150,9 @@ def test_validate_reports_match_findings(runner, tmp_path):
     path.write_text(COINCHE + "\n" + second.split("\n", 2)[2], encoding="utf-8")
     result = run(runner, "validate", path)
     assert result.exit_code == 1
-    assert f"{path}:28:1: error [score-tag-mismatch] deal 2: Score 0-0 but the match stands at 20-340" \
+    lines = path.read_text(encoding="utf-8").split("\n")
+    assert lines[34 - 1] == '[Score "0-0"]'  # the finding points at the tag it is about
+    assert f"{path}:34:1: error [score-tag-mismatch] deal 2: Score 0-0 but the match stands at 20-340" \
         in result.stdout
 
 
@@ -386,7 +388,7 @@ def test_score_says_why_a_deal_is_not_scored(runner, tmp_path):
     result = run(runner, "score", broken)
     assert result.exit_code == 1
     assert result.stdout.splitlines()[:3] == [
-        "record 1, lines 3-26 [?]", "  not scored:",
+        "record 1, lines 3-26: Club / 1 / 1 [?]", "  not scored:",  # its tags, read from its head
         '    21:6: error [syntax-error] unexpected "9X": expected a card (e.g. JH, 10S) or the end of the trick']
 
 

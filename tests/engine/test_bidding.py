@@ -517,3 +517,13 @@ def test_a_clean_auction_made_call_by_call_can_be_taken_back():
     assert state.turn is not None and state.contract.doubling == 1
     assert state.pop().call == COINCHE and state.contract.doubling == 0
     assert state.contract.denomination is Denomination.SPADES
+
+
+def test_rule_numbers_are_ascii_digits():
+    """Issue 15 J: only ASCII digits are digits in the notation, Rules tags included."""
+    from replayer.engine.rules import Rules, RulesError
+
+    assert Rules.parse("ffb; target=1500").target == 1500
+    for bad in ("target=١٠٠٠", "target=1e3", "target=99999999999999999999"):
+        with pytest.raises(RulesError, match=r"expected a whole number \(ASCII digits\)"):
+            Rules.parse(f"ffb; {bad}")

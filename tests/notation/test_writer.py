@@ -12,7 +12,7 @@ from notation import (Call, CallEntry, CallKind, Card, CardEntry, Claim, Hand, J
                       WriteError, dumps, from_json, parse, parse_record, to_json, write_file, write_record)
 
 C = Card.parse
-SCHEMA = Path(__file__).resolve().parents[2] / "docs" / "record.schema.json"
+SCHEMA = Path(__file__).resolve().parents[2] / "notation" / "record.schema.json"
 NAMES = ["classic", "coinche", "partial"]  # the records of tests/data/notation/
 
 

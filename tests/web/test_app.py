@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from replayer.archive import Archive
 from replayer.web import MEGABYTE, create_app, resource_dir
 from replayer.web.db import sample_files
-from replayer.web.serve import serve_command
+from replayer.web.serve import RequestHandler, serve_command
 
 
 def test_config_defaults(app):
@@ -77,7 +77,10 @@ def test_serve_command(tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     assert f"Archive: {db}" in result.output
     assert "Serving on http://127.0.0.1:5099/" in result.output
-    assert calls == [(str(db), {"host": "127.0.0.1", "port": 5099, "debug": False, "use_reloader": False})]
+    [(served, options)] = calls
+    handler = options.pop("request_handler")
+    assert (served, options) == (str(db), {"host": "127.0.0.1", "port": 5099, "debug": False, "use_reloader": False})
+    assert issubclass(handler, RequestHandler) and handler.timeout == 15.0  # READ_TIMEOUT's default
     with Archive(db) as archive:
         assert archive.count() == 38
 

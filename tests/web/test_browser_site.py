@@ -40,7 +40,7 @@ def test_submit_a_record_with_an_error_and_see_the_finding(page, live_server):
     page.goto(live_server + "/submit")
     page.fill("#text", CARD_NOT_HELD)
     page.click("#check-button")
-    page.wait_for_url(live_server + "/submit")
+    page.wait_for_url(re.compile(re.escape(live_server) + r"/submit/check/[A-Za-z0-9_-]{24}$"))  # POST, redirect, GET
     assert page.locator("#verdict").inner_text() == "1 error."
     finding = page.locator(".finding.error").first
     assert finding.locator(".where").inner_text() == "28:18"
@@ -54,6 +54,7 @@ def test_submit_a_record_with_an_error_and_see_the_finding(page, live_server):
     assert line.is_visible()
     # store it: the token is shown once, and the stored record opens
     page.click("#store-button")
+    page.wait_for_url(re.compile(r"/submit/check/[A-Za-z0-9_-]{24}/stored$"))
     token = page.locator("#owner-token").inner_text()
     assert len(token) >= 20
     page.click("a.stored-link")

@@ -74,7 +74,7 @@ def test_cross_site_post_is_refused_even_with_the_token(client, csrf, headers):
 
 def test_same_origin_post_with_token_passes(client, csrf):
     headers = {"Sec-Fetch-Site": "same-origin", "Origin": "http://localhost"}
-    assert client.post("/submit", data={"text": VALID, "csrf_token": csrf}, headers=headers).status_code == 200
+    assert client.post("/submit", data={"text": VALID, "csrf_token": csrf}, headers=headers).status_code == 303
 
 
 def test_the_session_cookie_is_lax_and_http_only(client):
@@ -102,20 +102,23 @@ def test_pasted_text_over_2mb_gets_413(client, csrf):
 def test_a_large_paste_under_the_limit_is_read(client, csrf):
     # more than Flask's default 500 kB form field limit, less than 2 MB
     text = VALID + "\n" + "{" + "x" * 700_000 + "}\n"
-    response = client.post("/submit", data={"csrf_token": csrf, "text": text}, content_type="multipart/form-data")
+    response = client.post("/submit", data={"csrf_token": csrf, "text": text}, content_type="multipart/form-data",
+                           follow_redirects=True)
     assert response.status_code == 200
     assert "<h1>Check of 2 records</h1>" in response.get_data(as_text=True)
 
 
 def test_hostile_names_and_comments_show_as_text_on_every_page(app, client, csrf):
     text = hostile_record()
-    checked = client.post("/submit", data={"csrf_token": csrf, "text": text}, content_type="multipart/form-data")
+    checked = client.post("/submit", data={"csrf_token": csrf, "text": text}, content_type="multipart/form-data",
+                          follow_redirects=True)
     stored = client.post("/submit/store", data={"csrf_token": csrf, "text": text}, content_type="multipart/form-data")
     with Archive(app.config["DB"]) as archive:
         record_id = archive.search(archive_query(text="alert")).rows[0]["id"]
     assert stored.status_code == 200 and scripts_in(stored.get_data(as_text=True)) == 0
     pages = {
         "check": checked,
+        "checked record": client.get(checked.request.path + "/1"),
         "archive": client.get("/?text=alert"),
         "replay": client.get(f"/r/{record_id}"),
         "replay end": client.get(f"/r/{record_id}?step=33"),
@@ -154,10 +157,11 @@ HOSTILE_BODIES = {
 @pytest.mark.parametrize("url", POSTS)
 def test_hostile_bodies_never_fail(client, csrf, url, name):
     body = HOSTILE_BODIES[name]
+    # a check is followed to its page (POST, redirect, GET): that page must hold too
     as_form = client.post(url, data={"csrf_token": csrf, "text": body.decode("utf-8", "replace"), "token": body[:100]},
-                          content_type="multipart/form-data")
+                          content_type="multipart/form-data", follow_redirects=True)
     as_file = client.post(url, data={"csrf_token": csrf, "file": (io.BytesIO(body), "x.belote")},
-                          content_type="multipart/form-data")
+                          content_type="multipart/form-data", follow_redirects=True)
     raw = client.post(url, data=body, content_type="text/plain")
     for response in (as_form, as_file, raw):
         assert response.status_code in (200, 400, 403, 422), (url, name, response.status_code)
@@ -169,12 +173,13 @@ def test_hostile_bodies_never_fail(client, csrf, url, name):
 def test_invalid_utf8_in_a_form_field(client, csrf):
     body = b"--B\r\nContent-Disposition: form-data; name=\"csrf_token\"\r\n\r\n" + csrf.encode() + \
            b"\r\n--B\r\nContent-Disposition: form-data; name=\"text\"\r\n\r\n[Event \"\xff\"]\r\n--B--\r\n"
-    response = client.post("/submit", data=body, content_type="multipart/form-data; boundary=B")
+    response = client.post("/submit", data=body, content_type="multipart/form-data; boundary=B", follow_redirects=True)
     assert response.status_code in (200, 400)
 
 
 def test_malformed_multipart_and_urlencoded(client, csrf):
     broken = client.post("/submit", data=b"--B\r\nnot a part", content_type="multipart/form-data; boundary=B")
     assert broken.status_code in (400, 403)
-    percent = client.post("/submit", data=f"csrf_token={csrf}&text=%ff%fe%zz", content_type="application/x-www-form-urlencoded")
+    percent = client.post("/submit", data=f"csrf_token={csrf}&text=%ff%fe%zz", content_type="application/x-www-form-urlencoded",
+                          follow_redirects=True)
     assert percent.status_code in (200, 400)

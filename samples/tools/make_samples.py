@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerate the sample records of ``samples/``: ``python3 samples/make_samples.py``.
+"""Regenerate the sample records of ``samples/``: ``python3 samples/tools/make_samples.py``.
 
 Every valid sample is a deal of the seeded generator (``replayer.engine.generator``),
 found by searching seeds in order for the wanted property, then dressed with

@@ -1,5 +1,6 @@
-"""Issue 15 D: a number too big for SQLite in one record (a Result, a Score, a bid) is a
-finding of that record; it never aborts an import nor a stored submission."""
+"""Imports that lose nothing (issue 15): a number too big for SQLite in one record (a Result,
+a Score, a bid) is a finding of that record, never an aborted import nor a failed
+submission (D); a record that does not read does not split its stored match (item 10)."""
 
 from __future__ import annotations
 
@@ -66,3 +67,18 @@ def test_a_submission_with_a_huge_bid_is_stored_as_unparseable_not_an_error(tmp_
         [rejected] = submission.rejected
         assert rejected.rule == "syntax-error"
         assert len(submission.ids) == 1 and archive.count() == 1
+
+
+def test_a_record_that_does_not_read_does_not_split_its_stored_match(tmp_path: Path) -> None:
+    """Issue 15, item 10: the deal is not stored, its match stays one match, and the totals
+    go on from the next deal's Score tag: no false score-tag-mismatch."""
+    match = (ROOT / "samples" / "12-match.belote").read_text(encoding="utf-8")
+    parts = match.split("\n\n[Event")
+    parts[6] = parts[6].replace("play\n", "play\n0. ZZ\n", 1)  # deal 6 no longer reads
+    path = tmp_path / "match.belote"
+    path.write_text("\n\n[Event".join(parts), encoding="utf-8")
+    with Archive(tmp_path / "belote.sqlite") as archive:
+        summary = archive.import_files([path])
+        assert (summary.imported, len(summary.unparseable)) == (10, 1)
+        [row] = archive.db.execute("SELECT deals, errors, final_ns, final_ew FROM matches").fetchall()
+        assert row == (10, 0, 738, 1012)  # as the whole match (tests/check/test_matches.py)

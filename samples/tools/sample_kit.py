@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Callable, Iterator
 
-ROOT = Path(__file__).resolve().parent
+ROOT = Path(__file__).resolve().parent.parent  # samples/ (the scripts are in samples/tools/)
 sys.path.insert(0, str(ROOT.parent))
 
 from notation.values import Call, CallKind, Card, Rank, Seat  # noqa: E402
