@@ -18,15 +18,16 @@ import hashlib
 import json
 import multiprocessing
 from collections import deque
-from typing import Any, BinaryIO, Callable, Iterator, NamedTuple
+from typing import Any, BinaryIO, Iterator, NamedTuple
 
 from notation import RecordData, write_data
 from notation.errors import WriteError
 from notation.parser import read_raw
 from notation.record import variant_name
-from notation.splitter import RawRecord, chunks, head_tags, split_records
+from notation.splitter import RawRecord, chunks, split_records
 
 from ..check.findings import Severity
+from ..check.matches import match_key
 from ..check.report import Report
 from ..check.streams import RECORD_BYTES
 from ..check.validator import validate
@@ -64,13 +65,11 @@ class Unreadable(NamedTuple):
 def read_record(raw: RawRecord, rules: Rules | None) -> Row | Unreadable:
     """Read and validate one record as cut by the splitter (lines those of its file)."""
     parsed = read_raw(raw)
-    if parsed.data is None:
-        error = parsed.errors[0]
-        message = f"{error.problem}: expected {error.expected}" if error.expected else error.problem
-        tags = {name: value for name, value, _ in reversed(head_tags(raw.text))}  # the first of each name
-        return Unreadable(error.line, error.column, message, _match_key(tags.get))
-    data = parsed.data
     report = validate(parsed, rules, repair=False)
+    if parsed.data is None:  # the report of its error, with the tags read from the record's head
+        error = parsed.errors[0]
+        return Unreadable(error.line, error.column, report.findings[0].message, match_key(report))
+    data = parsed.data
     canonical = canonical_text(data, raw.text)
     replay = report.replay
     contract = replay.contract if replay is not None else None
@@ -79,7 +78,7 @@ def read_record(raw: RawRecord, rules: Rules | None) -> Row | Unreadable:
     columns["hash"] = content_hash(canonical)
     stored = report.renumbered(0, 1 - raw.first_line).stored()  # lines from 1 of the record's own text
     columns["report"] = json.dumps(stored, ensure_ascii=False, separators=(",", ":"))
-    key = _match_key(data.tag)
+    key = match_key(report)
     return Row(columns, _finding_rows(report, raw), key, report if key is not None else None)
 
 
@@ -159,12 +158,6 @@ def all_comments(data: RecordData) -> str | None:
     if data.claim is not None:
         texts += data.claim[2]
     return "\n".join(texts) if texts else None
-
-
-def _match_key(tag: Callable[[str], str | None]) -> tuple[str | None, str | None] | None:
-    """``replayer.check.matches.match_key`` on a record's tags: a match needs an Event or a Round."""
-    event, round_ = tag("Event"), tag("Round")
-    return None if not event and not round_ else (event, round_)
 
 
 # --- chunks and workers -------------------------------------------------------
