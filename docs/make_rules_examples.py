@@ -24,7 +24,8 @@ from notation.values import SEATS, CallKind, Card, Denomination, Seat, Suit  # n
 from replayer.engine.generator import GeneratedDeal, generate_deal  # noqa: E402
 from replayer.engine.melds import score_melds  # noqa: E402
 from replayer.engine.play import PlayState  # noqa: E402
-from replayer.engine.rules import GAME_DEFAULTS, OPTION_NAMES, PROFILES, Rules  # noqa: E402
+from replayer.engine.rules import (GAME_DEFAULTS, OPTION_NAMES, PROFILE_DESCRIPTIONS, PROFILES,  # noqa: E402
+                                   Rules)
 from replayer.engine.scoring import Outcome  # noqa: E402
 
 DOC = ROOT / "docs" / "rules.md"
@@ -49,10 +50,24 @@ WANTED: dict[str, tuple[str, Callable[[GeneratedDeal], bool]]] = {
                     lambda d: d.score.outcome is Outcome.FAILED and _said(d)),
     "pagat-coinche": ("an all-trumps contract",
                       lambda d: d.contract.denomination is Denomination.ALL_TRUMPS),
-    "korean": ("announcements by both sides (team sums compared)", _both_sides_announce),
-    "korean-coinche": ("an auction with bids by both sides",
-                       lambda d: len({seat.team for seat, call in d.calls if call.is_bid}) == 2),
+    "namu-classic": ("a contract made, clockwise, the dealer leading",
+                     lambda d: d.score.outcome is Outcome.MADE and _said(d)),
+    "namu-annonces": ("announcements by both sides (team sums compared)", _both_sides_announce),
+    "namu-coinche": ("a coinched contract (twice what the takers make)",
+                     lambda d: d.contract.doubling == 1 and d.score.outcome is Outcome.MADE),
+    "club-classic": ("a failed contract whose takers keep their announcements",
+                     lambda d: d.score.outcome is Outcome.FAILED and bool(d.announcements)
+                     and d.announcements[0].seat.team is d.contract.taker.team),
+    "sata-classic": ("SA or TA named in round 2",
+                     lambda d: d.contract.denomination in (Denomination.NO_TRUMPS, Denomination.ALL_TRUMPS)),
+    "sata-coinche": ("a coinche that ends the auction",
+                     lambda d: d.contract.doubling == 1),
+    "club-coinche": ("a bid off the tens",
+                     lambda d: any(call.is_bid and call.value is not None and call.value % 10
+                                   for _, call in d.calls)),
 }
+# The profiles of section 8's first table; the seed pages' profiles have a table of their own.
+BOOK_PROFILES = ("ffb", "ffb-annonces", "ffb-coinche", "ffb-contree", "pagat-coinche")
 
 
 def find_example(profile: str) -> tuple[int, GeneratedDeal]:
@@ -117,23 +132,30 @@ def _first_leader(deal: GeneratedDeal) -> Seat:
     return deal.tricks[0].plays[0].seat
 
 
-def profile_table() -> str:
-    """Every option that some profile sets, with each profile's value ("-": the default)."""
-    names = [n for n in OPTION_NAMES if any(n in PROFILES[p] for p in PROFILES) or n in GAME_DEFAULTS]
-    lines = ["| option | " + " | ".join(PROFILES) + " |", "|---" * (len(PROFILES) + 1) + "|"]
-    resolved = {p: Rules.parse(p) for p in PROFILES}
+def profile_table(profiles: tuple[str, ...]) -> str:
+    """Every option that one of ``profiles`` sets, with each profile's value ("-": the default)."""
+    names = [n for n in OPTION_NAMES if any(n in PROFILES[p] for p in profiles) or n in GAME_DEFAULTS]
+    lines = ["| option | " + " | ".join(profiles) + " |", "|---" * (len(profiles) + 1) + "|"]
+    resolved = {p: Rules.parse(p) for p in profiles}
     for name in names:
         cells = []
-        for profile in PROFILES:
+        for profile in profiles:
             value = getattr(resolved[profile], name)
             shown = str(value).lower() if isinstance(value, bool) else str(value)
             cells.append(shown if name in PROFILES[profile] or name in GAME_DEFAULTS else "-")
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines.append("")
+    lines += [f"- `{profile}`: {PROFILE_DESCRIPTIONS[profile]}" for profile in profiles]
     return "\n".join(lines)
 
 
+def seed_profiles() -> tuple[str, ...]:
+    return tuple(p for p in PROFILES if p not in BOOK_PROFILES)
+
+
 BLOCKS: dict[str, Callable[[], str]] = {
-    "profiles": profile_table,
+    "profiles": lambda: profile_table(BOOK_PROFILES),
+    "seed-profiles": lambda: profile_table(seed_profiles()),
     "examples": lambda: "\n\n".join(example(profile) for profile in PROFILES),
 }
 

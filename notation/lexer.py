@@ -127,8 +127,8 @@ MELD_WORDS: dict[str, MeldKind] = {"tierce": MeldKind.TIERCE, "quarte": MeldKind
 DECLARATION_WORDS = ("belote", "rebelote")
 """Said with the trump king or queen, after the card, in any case."""
 TAKING_KINDS = frozenset({CallKind.PASS, CallKind.TAKE, CallKind.NAME})
-AUCTION_KINDS = frozenset({CallKind.PASS, CallKind.BID, CallKind.CAPOT, CallKind.GENERALE,
-                           CallKind.COINCHE, CallKind.SURCOINCHE})
+AUCTION_KINDS = frozenset({CallKind.PASS, CallKind.BID, CallKind.CAPOT, CallKind.GENERALE, CallKind.CAPOT_BELOTE,
+                           CallKind.GENERALE_BELOTE, CallKind.COINCHE, CallKind.SURCOINCHE})
 
 # Words read before: a file repeats a few hundred. Only words that mean something are kept, so
 # a hostile file of distinct bad words cannot grow the caches (there are some 25,000 played words).

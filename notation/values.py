@@ -319,6 +319,8 @@ class CallKind(_Value):
     BID = "bid"  # coinche: value + denomination
     CAPOT = "capot"  # coinche: all 8 tricks
     GENERALE = "generale"  # coinche: the bidder alone takes all 8 tricks
+    CAPOT_BELOTE = "capotbelote"  # coinche: a capot, and the takers' belote too
+    GENERALE_BELOTE = "generalebelote"  # coinche: a générale, and the takers' belote too
     COINCHE = "coinche"
     SURCOINCHE = "surcoinche"
 
@@ -329,7 +331,12 @@ _CALL_WORDS = {
     "coinche": CallKind.COINCHE, "contre": CallKind.COINCHE, "x": CallKind.COINCHE,
     "surcoinche": CallKind.SURCOINCHE, "surcontre": CallKind.SURCOINCHE, "xx": CallKind.SURCOINCHE,
 }
-_LADDER_WORDS = {"capot": CallKind.CAPOT, "generale": CallKind.GENERALE, "générale": CallKind.GENERALE}
+# Longest first: "capotbeloteH" is no capot in the denomination "beloteH".
+_LADDER_WORDS = {"capotbelote": CallKind.CAPOT_BELOTE, "generalebelote": CallKind.GENERALE_BELOTE,
+                 "généralebelote": CallKind.GENERALE_BELOTE, "capot": CallKind.CAPOT,
+                 "generale": CallKind.GENERALE, "générale": CallKind.GENERALE}
+_LADDER_KINDS = (CallKind.CAPOT, CallKind.GENERALE, CallKind.CAPOT_BELOTE, CallKind.GENERALE_BELOTE)
+_PRETTY_LADDER = {CallKind.CAPOT_BELOTE: "capot belote", CallKind.GENERALE_BELOTE: "generale belote"}
 
 
 BID_DIGITS = 4
@@ -342,7 +349,8 @@ class Call:
     """A call of the taking or the auction.
 
     ``str()``: ``pass``, ``take``, ``H`` (a suit named in round 2), ``80H``,
-    ``110SA``, ``capotH``, ``generaleTA``, ``coinche``, ``surcoinche``.
+    ``110SA``, ``capotH``, ``generaleTA``, ``capotbeloteH``, ``generalebeloteH``,
+    ``coinche``, ``surcoinche``.
     """
 
     kind: CallKind
@@ -350,7 +358,7 @@ class Call:
     value: int | None = None
 
     def __post_init__(self) -> None:
-        needs_denomination = self.kind in (CallKind.NAME, CallKind.BID, CallKind.CAPOT, CallKind.GENERALE)
+        needs_denomination = self.kind is CallKind.NAME or self.kind is CallKind.BID or self.kind in _LADDER_KINDS
         if needs_denomination != (self.denomination is not None):
             raise ValueError(f"a {self.kind.value} call {'needs' if needs_denomination else 'takes no'} denomination")
         if (self.kind is CallKind.BID) != (self.value is not None):
@@ -358,8 +366,9 @@ class Call:
 
     @property
     def is_bid(self) -> bool:
-        """A call that sets a contract in the coinche auction (a value, capot or générale)."""
-        return self.kind in (CallKind.BID, CallKind.CAPOT, CallKind.GENERALE)
+        """A call that sets a contract in the coinche auction (a value, capot, générale, or
+        either with belote)."""
+        return self.kind is CallKind.BID or self.kind in _LADDER_KINDS
 
     @classmethod
     def parse(cls, text: str) -> Call:
@@ -381,14 +390,14 @@ class Call:
         except NotationError:
             raise NotationError(
                 f"not a call: {text!r} (expected pass, take, a suit, a bid such as 80H or 110SA, "
-                "capotH, generaleH, coinche or surcoinche)", text) from None
+                "capotH, generaleH, capotbeloteH, generalebeloteH, coinche or surcoinche)", text) from None
 
     def pretty(self) -> str:
         if self.kind is CallKind.BID:
             assert self.denomination is not None
             return f"{self.value}{self.denomination.pretty()}"
         if self.denomination is not None:
-            prefix = "" if self.kind is CallKind.NAME else self.kind.value + " "
+            prefix = "" if self.kind is CallKind.NAME else _PRETTY_LADDER.get(self.kind, self.kind.value) + " "
             return prefix + self.denomination.pretty()
         return self.kind.value
 

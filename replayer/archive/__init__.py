@@ -141,7 +141,8 @@ class SearchQuery:
     words as prefixes; ``date_from``/``date_to``: inclusive, ``YYYY.MM.DD`` or
     ``YYYY-MM-DD`` or a prefix of one (``2026``, ``2026-03``); ``variant``: exact;
     ``contract``: exact (``80H``, ``capot S``) or a denomination (``H``, ``SA``);
-    ``validity``: "", "valid" or "invalid"."""
+    ``validity``: "", "valid" or "invalid"; ``profile``: the rules profile (with or
+    without overrides)."""
 
     text: str = ""
     player: str = ""
@@ -151,6 +152,7 @@ class SearchQuery:
     variant: str = ""
     contract: str = ""
     validity: str = ""
+    profile: str = ""
     sort: str = "date"
     descending: bool = True
     page: int = 1
@@ -168,6 +170,7 @@ class SearchQuery:
         return cls(text=text("text") or text("q"), player=text("player"), event=text("event"),
                    date_from=text("date_from"), date_to=text("date_to"), variant=text("variant"),
                    contract=text("contract"), validity=text("validity") if text("validity") in VALIDITIES else "",
+                   profile=text("profile").lower(),
                    sort=text("sort") if text("sort") in SORTS else "date", descending=descending,
                    page=_int(text("page"), 1), per_page=_int(text("per_page"), 25))
 
@@ -473,6 +476,10 @@ class Archive:
                                    (contract,)))
         if query.validity in ("valid", "invalid"):
             filters.append(_Filter("valid", "{} = ?", (1 if query.validity == "valid" else 0,)))
+        profile = query.profile.strip()
+        if profile:  # the rules column is "profile; overrides"; LIKE's wildcards taken literally
+            pattern = re.sub(r"([\\%_])", r"\\\1", profile) + ";%"
+            filters.append(_Filter("rules", "({0} = ? OR {0} LIKE ? ESCAPE '\\')", (profile, pattern)))
         return filters
 
 

@@ -21,7 +21,7 @@ from notation import RecordData
 from notation.lexer import UNKNOWN
 from notation.values import ALL_CARDS, SEATS, CallKind, Card, Seat, Suit, canonical_hand_order
 
-from ..engine.bidding import AuctionState, BiddingState, TakingState
+from ..engine.bidding import AuctionState, BiddingState, TakingState, dealer_of_first_speaker
 from ..engine.claims import claim_holds
 from ..engine.contract import Contract
 from ..engine.play import PlayState, explain_illegal
@@ -39,6 +39,9 @@ CALL_RULES = {
     "auction.coinche-twice": "coinche-twice", "auction.surcoinche-off": "surcoinche-not-played",
     "auction.surcoinche-no-coinche": "surcoinche-without-coinche",
     "auction.surcoinche-by-defence": "surcoinche-by-defence",
+    "auction.capot-belote-off": "capot-belote-not-played", "auction.generale-belote-off": "generale-belote-not-played",
+    "auction.belote-bid-no-trump": "belote-bid-without-trump", "auction.coinche-late": "coinche-not-right-after-bid",
+    "auction.surcoinche-late": "surcoinche-not-right-after-coinche",
     "taking.round1-take-or-pass": "illegal-call", "taking.round2-name-or-pass": "illegal-call",
     "taking.round2-turned-suit": "taking-turned-suit", "taking.round2-sa-ta": "denomination-not-played",
     "taking.jack-forces-dealer": "dealer-must-take",
@@ -142,7 +145,7 @@ def _dealer(run: Faults) -> Seat:
     guess, how = None, ""
     if data.calls and data.calls[0][1] is not None:
         first = data.calls[0][1]
-        guess, how = (first if rules.first_speaker == "dealer" else previous(first, rules)), "the first call"
+        guess, how = dealer_of_first_speaker(rules, first), "the first call"
     elif data.plays and data.tricks and data.plays[0][1] is not None:
         first = data.plays[0][1]
         guess, how = (first if rules.first_leader == "dealer" else previous(first, rules)), "the first lead"
@@ -564,11 +567,13 @@ def _shown_out(state: PlayState, seat: Seat, card: Card) -> set[Suit]:
         return set()
     led = trick[0][1].suit
     trump = state.contract.trump
+    if card.suit is trump and led is not trump and state.rules.follow_or_trump:
+        return set()  # a trump may replace a card of the suit led: it shows nothing
     if trump is None or card.suit is trump or led is trump:
         return {led}
     winner, winning = state.current_winner  # type: ignore[misc]
     if state.rules.partner_exemption and winner is seat.partner:
         return {led}
-    if winning.suit is trump and state.rules.undertrump != "must":
+    if winning.suit is trump and state.rules.undertrump != "must" and state.rules.must_overtrump:
         return {led}  # may discard when unable to overtrump: shows only no higher trump
     return {led, trump}

@@ -34,6 +34,7 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
     # the record as text and its header
     "syntax-error": (E, "the record cannot be read"),
     "bad-rules-tag": (E, "the Rules or Variant tag names an unknown profile, option or value"),
+    "rules-alias": (I, "the Rules tag names an old profile; the profile it now stands for applies"),
     "missing-dealer": (W, "no valid Dealer tag; the dealer was inferred or assumed"),
     # the deal
     "duplicate-card": (E, "a card is dealt or played twice"),
@@ -54,19 +55,27 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
     "bid-value": (E, "a bid value not on the ladder of bid_min, bid_step, bid_max"),
     "denomination-not-played": (E, "SA or TA bid or named where sa_ta is off"),
     "generale-not-played": (E, "a générale where generale=0"),
+    "capot-belote-not-played": (E, "a capot belote where capot_belote=0"),
+    "generale-belote-not-played": (E, "a générale belote where generale_belote=0"),
+    "belote-bid-without-trump": (E, "a capot belote or générale belote where no belote can be held "
+                                    "(SA; TA with belote_at_ta=false)"),
     "bid-after-coinche": (E, "a bid after a coinche (decoincher=false)"),
     "coincher-partner-must-pass": (E, "the coincher's partner called something other than pass"),
     "coinche-without-bid": (E, "a coinche with no bid standing"),
     "coinche-by-bidding-side": (E, "a coinche by the side of the bidder"),
     "coinche-twice": (E, "a coinche of a bid already coinched"),
+    "coinche-not-right-after-bid": (E, "a coinche after calls followed the bid (coinche_right_after_bid)"),
     "surcoinche-not-played": (E, "a surcoinche where surcoinche=false"),
     "surcoinche-without-coinche": (E, "a surcoinche with no coinche to answer"),
     "surcoinche-by-defence": (E, "a surcoinche by the side that coinched"),
+    "surcoinche-not-right-after-coinche": (E, "a surcoinche after calls followed the coinche "
+                                              "(surcoinche_right_after_coinche)"),
     "auction-incomplete": (E, "the taking or the auction stops before it is over, yet cards are played"),
     "play-after-void-deal": (E, "cards played although everybody passed"),
     # announcements and belote
     "melds-not-played": (E, "announcements in a record whose rules have melds=false"),
-    "announcement-not-held": (E, "an announced card was not in the player's hand as dealt"),
+    "announcement-not-held": (E, "an announced card was not in the player's hand as dealt (meld_cards=after_trick1: "
+                                 "in the hand after trick 1 or among the cards won in it)"),
     "announcement-wrong-kind": (E, "the announced cards do not make the declared meld"),
     "announcement-card-reused": (E, "a card serves in two announcements of one player"),
     "belote-without-king-queen": (E, "belote or rebelote said without the K and Q of trump in one hand"),
@@ -95,7 +104,8 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
     # matches (replayer/matches.py)
     "score-tag-mismatch": (E, "the Score tag differs from the running match score before the deal"),
     "dealer-rotation": (E, "the dealer is not the next player after the previous deal's dealer"),
-    "match-over": (E, "a deal played after a side reached the target"),
+    "match-over": (E, "a deal played after a side won the match (reached the target, or passed it with "
+                      "match_end=exceed)"),
     "litige-lost": (I, "a litige hold still open at the end of the match is lost"),
 }
 

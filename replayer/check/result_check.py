@@ -77,6 +77,10 @@ def _variants(deal: FinishedDeal, rules: Rules,
         ("with capot_score=flat250", lambda: (deal, rules.replace(capot_score="flat250"))),
         ("with capot_score=der100", lambda: (deal, rules.replace(capot_score="der100"))),
     ]
+    if deal.melds and rules.melds:  # the seed pages differ on whether melds help make a contract
+        flipped = not rules.melds_in_contract
+        tries.append((f"with melds_in_contract={str(flipped).lower()}",
+                      lambda: (deal, rules.replace(melds_in_contract=flipped))))
     if deal.contract is not None and deal.contract.doubling:
         tries.append(("without the coinche multiplier",
                       lambda: (replace(deal, contract=replace(deal.contract, doubling=0)), rules)))

@@ -105,7 +105,7 @@ class ScoreSheet:
     rows: tuple[SheetRow, ...]
     totals: tuple[int, int] | None
     winner: Team | None
-    winning_deal: int | None  # the number of the deal that reached the target
+    winning_deal: int | None  # the number of the deal that decided the match (``match_end``)
     pending_litige: int
     findings: tuple[Finding, ...]  # every match finding; ``location.record`` is the row index
 

@@ -23,8 +23,8 @@ from notation.record import SCORE_DIGITS, parse_score_pair, seat_or_none, varian
 from notation.splitter import RawRecord, head_tags
 from notation.values import ALL_CARDS, SEATS, Denomination, MeldKind, Seat, Suit
 
-from ..engine.melds import Meld, check_declaration
-from ..engine.rules import Rules, RulesError, rules_from_text, rules_from_variant
+from ..engine.melds import Meld, check_declaration, meld_cards
+from ..engine.rules import Rules, RulesError, profile_alias, rules_from_text, rules_from_variant
 from ..engine.scoring import DealScore, FinishedDeal, finished_deal, score_deal, void_deal_score
 from .faults import Faults, find_faults
 from .findings import Finding, Location, Severity, make_finding
@@ -48,10 +48,16 @@ def resolve_rules(data: RecordData | Record, rules: Rules | str | None = None,
     text = data.tag("Rules")
     if text and text.strip() not in ("", "?"):
         try:
-            return rules_from_text(text), findings
+            rules = rules_from_text(text)
         except RulesError as error:
             findings.append(make_finding("bad-rules-tag", f"Rules tag {text!r}: {error}",
                                          _tag_location(data, "Rules", index)))
+        else:
+            alias = profile_alias(text)
+            if alias is not None:  # an old profile name (rules.md §8): say which profile applies
+                findings.append(make_finding("rules-alias", f"Rules tag {text!r}: {alias[0]} is an old name, "
+                                             f"checked as {alias[1]}", _tag_location(data, "Rules", index)))
+            return rules, findings
     try:
         return rules_from_variant(variant_name(data.tag("Variant"))), findings
     except RulesError as error:
@@ -177,8 +183,12 @@ def _announcements(run: Faults) -> dict[Seat, tuple[Meld, ...]]:
         elif (cards := written.get(seat)) is not None and len(cards) == 8 and UNKNOWN not in cards:
             hand = sum(1 << index for index in cards)
         else:  # a hidden hand: only the shape of the melds is checked
+            hand = None
+        if hand is None:
             hand = sum(1 << index for entry in entries for index in entry[2])
             run.unchecked.append(f"{seat.full_name}'s announcements against the hand (hand unknown)")
+        elif run.rules.meld_cards != "dealt":
+            hand = _after_trick1(run, seat, hand)
         cards = [(kind, tuple(ALL_CARDS[index] for index in indexes)) for _, kind, indexes, _, _, _ in entries]
         valid = []
         for (_, kind, _, _, place, _), (_, shown_cards), result in zip(entries, cards,
@@ -190,10 +200,24 @@ def _announcements(run: Faults) -> dict[Seat, tuple[Meld, ...]]:
             why = result.message.removeprefix(shown + ": ")
             if result.reason == "melds-off":
                 why = "announcements do not score under these rules (melds=false)"
+            elif result.reason == "not-held" and run.rules.meld_cards == "after_trick1":
+                why += " after trick 1 (meld_cards=after_trick1: the hand left and the cards won in trick 1)"
             run.add(MELD_RULES.get(result.reason, "announcement-wrong-kind"), f"{seat.full_name} announces {shown}: "
                     f"{why}", run.at(place), seat=seat)
         melds[seat] = tuple(valid)
     return melds
+
+
+def _after_trick1(run: Faults, seat: Seat, dealt: int) -> int:
+    """The cards ``seat`` may meld from under ``meld_cards=after_trick1`` (``melds.meld_cards``);
+    the hand as dealt, noted as not checked, when trick 1 was not played out."""
+    state = run.state
+    trick = state.tricks[0] if state is not None and state.trick_count else None
+    cards = meld_cards(dealt, seat, trick.plays if trick else None, trick.winner if trick else None, run.rules)
+    if cards is None:
+        run.unchecked.append(f"{seat.full_name}'s announcements against the cards after trick 1 (trick 1 unknown)")
+        return dealt
+    return cards
 
 
 def _belote(run: Faults) -> None:
@@ -210,15 +234,18 @@ def _belote(run: Faults) -> None:
     known = set(SEATS) if run.masks is not None else {
         seat for seat, cards, _, _ in run.data.hands if cards is not None and UNKNOWN not in cards}
     first_of_pair: dict[tuple[Seat, Suit], Location] = {}
+    # 004: "이 두 가지로 경매한 경우 게임 도중 블로트를 선언할 수 없다" (no belote at SA or TA).
+    no_belote = denomination is Denomination.ALL_TRUMPS and not run.rules.belote_at_ta
     for (seat, card), (number, trick, position) in zip(state.plays, _played(run.data)):
         in_pair = card.rank.value in "KQ" and card.suit in trumps and (seat, card.suit) in pairs
         if in_pair and (seat, card.suit) not in first_of_pair:
             first_of_pair[(seat, card.suit)] = run.play_at(number, trick, position)
         word = words.get(number)
-        if word is not None and not in_pair and seat in known:
+        if word is not None and (no_belote or not in_pair and seat in known):
+            why = "but no belote is played at TA (belote_at_ta=false)" if no_belote else \
+                "without holding the K and Q of trump"
             run.add("belote-without-king-queen", f"trick {trick}: {seat.full_name} says {word} with {card.pretty()} "
-                    f"without holding the K and Q of trump", run.play_at(number, trick, position), seat=seat,
-                    card=card)
+                    f"{why}", run.play_at(number, trick, position), seat=seat, card=card)
     for key, belote in pairs.items():
         if not belote.entitled and run.rules.belote_must_announce and run.complete:
             run.add("belote-missing-announcement", f"{belote.seat.full_name} held the K and Q of "

@@ -46,6 +46,7 @@ ALL_DENOMINATIONS: tuple[Denomination, ...] = tuple(Denomination)
 
 _PASS, _TAKE, _NAME, _BID = CallKind.PASS, CallKind.TAKE, CallKind.NAME, CallKind.BID
 _CAPOT, _GENERALE, _COINCHE, _SURCOINCHE = CallKind.CAPOT, CallKind.GENERALE, CallKind.COINCHE, CallKind.SURCOINCHE
+_CAPOT_BELOTE, _GENERALE_BELOTE = CallKind.CAPOT_BELOTE, CallKind.GENERALE_BELOTE
 _NORTH_SOUTH = (Seat.NORTH, Seat.SOUTH)  # a side by membership: Seat.team is a Python-level property
 # The next seat each way round (Seat.next is a Python-level call).
 _NEXT: dict[bool, dict[Seat, Seat]] = {clockwise: {seat: seat.next(clockwise) for seat in SEATS}
@@ -100,6 +101,23 @@ def explain_illegal_call(state: BiddingState, call: Call, seat: Seat | None = No
     return state.explain(call, seat)
 
 
+def first_speaker_of(rules: Rules, dealer: Seat) -> Seat:
+    """Who speaks first (``first_speaker``): the dealer's next player in play order, the
+    dealer, or the player sitting on the dealer's left or right. Seats sit as on a map,
+    so North's left is East (the next seat clockwise) and his right is West (002 "딜러
+    왼쪽의 플레이어", 004 "딜러의 오른쪽 사람부터")."""
+    how = rules.first_speaker
+    if how == "dealer":
+        return dealer
+    clockwise = rules.clockwise if how == "dealer_next" else how == "dealer_left"
+    return _NEXT[clockwise][dealer]
+
+
+def dealer_of_first_speaker(rules: Rules, first: Seat) -> Seat:
+    """The dealer under whom ``first`` speaks first (the inverse of ``first_speaker_of``)."""
+    return next(seat for seat in SEATS if first_speaker_of(rules, seat) is first)
+
+
 class BiddingState(ABC):
     """What the taking and the auction share: seats, history, take-backs, checked pushes.
 
@@ -117,7 +135,7 @@ class BiddingState(ABC):
         self.dealer = dealer
         self.clockwise = rules.clockwise
         self._next = _NEXT[self.clockwise]
-        self.first_speaker = dealer if rules.first_speaker == "dealer" else self._next[dealer]
+        self.first_speaker = first_speaker_of(rules, dealer)
         self._history: list[tuple[Seat, Call]] = []  # (seat, call): SeatedCall is built on demand
         self._turn: Seat | None = self.first_speaker
 
@@ -174,7 +192,7 @@ class BiddingState(ABC):
         if turn is not None and (seat is None or seat is turn) and self._allows(call, turn):
             return None
         if turn is None:
-            return Illegality(RULE_CLOSED, f"{self._caller(seat)} cannot call {call}: the {self._name} is over")
+            return self._explain_closed(call, seat)
         if seat is not None and seat is not turn:
             return self._explain_out_of_turn(call, seat, turn)
         return self._explain_in_turn(call, turn)
@@ -221,6 +239,10 @@ class BiddingState(ABC):
         """Put the state back as it is before the first call (the history aside)."""
 
     # --- explanations ------------------------------------------------------------------
+
+    def _explain_closed(self, call: Call, seat: Seat | None) -> Illegality | None:
+        """Why nobody may call once the taking or the auction is over."""
+        return Illegality(RULE_CLOSED, f"{self._caller(seat)} cannot call {call}: the {self._name} is over")
 
     @abstractmethod
     def _explain_in_turn(self, call: Call, seat: Seat) -> Illegality:
@@ -352,6 +374,9 @@ class TakingState(BiddingState):
 RULE_NOT_AUCTION_CALL = "auction.not-an-auction-call"
 RULE_DENOMINATION = "auction.denomination"
 RULE_GENERALE_OFF = "auction.generale-off"
+RULE_CAPOT_BELOTE_OFF = "auction.capot-belote-off"
+RULE_GENERALE_BELOTE_OFF = "auction.generale-belote-off"
+RULE_BELOTE_BID_NO_TRUMP = "auction.belote-bid-no-trump"
 RULE_BID_VALUE = "auction.bid-value"
 RULE_BID_NOT_HIGHER = "auction.bid-not-higher"
 RULE_BID_AFTER_COINCHE = "auction.bid-after-coinche"
@@ -359,26 +384,45 @@ RULE_COINCHER_PARTNER = "auction.coincher-partner-must-pass"
 RULE_COINCHE_NO_BID = "auction.coinche-no-bid"
 RULE_COINCHE_OWN_SIDE = "auction.coinche-own-side"
 RULE_COINCHE_TWICE = "auction.coinche-twice"
+RULE_COINCHE_LATE = "auction.coinche-late"
 RULE_SURCOINCHE_OFF = "auction.surcoinche-off"
 RULE_SURCOINCHE_NO_COINCHE = "auction.surcoinche-no-coinche"
 RULE_SURCOINCHE_BY_DEFENCE = "auction.surcoinche-by-defence"
+RULE_SURCOINCHE_LATE = "auction.surcoinche-late"
 
-_CAPOT_LEVEL = 1_000_000
-_GENERALE_LEVEL = 2_000_000
+# The levels above every value, in ladder order: capot, capot belote (003: "Capot보다 높으며"),
+# générale, générale belote (ordered as their values 500 < 750 < 1000 < 1500 in 003).
+_SLAM_LEVELS: dict[CallKind, int] = {_CAPOT: 1_000_000, _CAPOT_BELOTE: 1_500_000, _GENERALE: 2_000_000,
+                                     _GENERALE_BELOTE: 3_000_000}
+_SLAM_KINDS = tuple(_SLAM_LEVELS)
 
 
 def bid_level(call: Call) -> int:
-    """A number that orders bids: the value, then capot, then générale."""
+    """A number that orders bids: the value, then capot, capot belote, générale, générale belote."""
     kind = call.kind
-    if kind is _GENERALE:
-        return _GENERALE_LEVEL
-    if kind is _CAPOT:
-        return _CAPOT_LEVEL
-    return call.value or 0
+    return (call.value or 0) if kind is _BID else _SLAM_LEVELS.get(kind, 0)
 
 
 def bid_denominations(rules: Rules) -> tuple[Denomination, ...]:
     return ALL_DENOMINATIONS if rules.sa_ta else SUIT_DENOMINATIONS
+
+
+def belote_bid_denominations(rules: Rules) -> tuple[Denomination, ...]:
+    """Where a capot belote or générale belote may be bid: where a belote can be held (never at
+    SA; at TA only where bid and ``belote_at_ta``)."""
+    return tuple(d for d in bid_denominations(rules)
+                 if d.is_suit or (d is Denomination.ALL_TRUMPS and rules.belote_at_ta))
+
+
+@lru_cache(maxsize=64)
+def slam_bids(rules: Rules) -> dict[CallKind, tuple[int, tuple[Denomination, ...]]]:
+    """The bids above the values that ``rules`` play, each with its level and denominations:
+    capot always; générale, capot belote, générale belote where their value is not 0."""
+    plain, belote = bid_denominations(rules), belote_bid_denominations(rules)
+    played = {_CAPOT: plain, _CAPOT_BELOTE: belote if rules.capot_belote else None,
+              _GENERALE: plain if rules.generale else None,
+              _GENERALE_BELOTE: belote if rules.generale_belote else None}
+    return {kind: (_SLAM_LEVELS[kind], where) for kind, where in played.items() if where is not None}
 
 
 def bid_values_above(rules: Rules, level: int) -> range:
@@ -392,58 +436,62 @@ def bid_values_above(rules: Rules, level: int) -> range:
     return range(max(lowest, rules.bid_min), rules.bid_max + 1)
 
 
-def _is_bid_above(denominations: tuple[Denomination, ...], generale: int, level: int, values: range,
-                  call: Call) -> bool:
-    """Whether ``call`` is a bid higher than a standing bid of ``level``: its denomination
-    is played, and its value is in ``values`` (``bid_values_above(rules, level)``), or it
-    is a capot over a value, or a générale (when played) over a value or a capot."""
-    if call.denomination not in denominations:
-        return False
+def _is_bid_above(denominations: tuple[Denomination, ...], slams: dict[CallKind, tuple[int, tuple[Denomination, ...]]],
+                  level: int, values: range, call: Call) -> bool:
+    """Whether ``call`` is a bid higher than a standing bid of ``level``: a value in
+    ``values`` (``bid_values_above(rules, level)``) in a denomination played, or a bid of
+    ``slams`` (``slam_bids(rules)``) above ``level`` in one of its denominations."""
     kind = call.kind
     if kind is _BID:
-        return call.value in values
-    if kind is _CAPOT:
-        return level < _CAPOT_LEVEL
-    return kind is _GENERALE and bool(generale) and level < _GENERALE_LEVEL
+        return call.denomination in denominations and call.value in values
+    slam = slams.get(kind)
+    return slam is not None and level < slam[0] and call.denomination in slam[1]
 
 
 @lru_cache(maxsize=None)
 def _ladder(rules: Rules) -> tuple[Call, ...]:
     """Every bid that may ever be made under ``rules``, ascending: the values of the
-    ladder, then capot, then générale, each in S H D C SA TA."""
+    ladder, then capot, capot belote, générale, générale belote, each in S H D C SA TA."""
     values = bid_values_above(rules, 0)
     return tuple([Call(_BID, d, v) for v in values for d in ALL_DENOMINATIONS]
-                 + [Call(_CAPOT, d) for d in ALL_DENOMINATIONS] + [Call(_GENERALE, d) for d in ALL_DENOMINATIONS])
+                 + [Call(kind, d) for kind in _SLAM_KINDS for d in ALL_DENOMINATIONS])
 
 
 @lru_cache(maxsize=1024)
 def bids_above(rules: Rules, level: int) -> tuple[Call, ...]:
-    """Every bid higher than ``level``, ascending: values, then capot, then générale;
-    denominations S H D C (SA TA) within a level."""
-    denominations, values = bid_denominations(rules), bid_values_above(rules, level)
-    return tuple(call for call in _ladder(rules)
-                 if _is_bid_above(denominations, rules.generale, level, values, call))
+    """Every bid higher than ``level``, ascending: values, then capot, capot belote,
+    générale, générale belote; denominations S H D C (SA TA) within a level."""
+    denominations, slams, values = bid_denominations(rules), slam_bids(rules), bid_values_above(rules, level)
+    return tuple(call for call in _ladder(rules) if _is_bid_above(denominations, slams, level, values, call))
 
 
 class AuctionState(BiddingState):
     """The coinche auction (docs/rules.md §6).
 
     A pass does not stop a later bid. The auction ends after three passes following
-    a bid or a coinche, at once after a surcoinche, and is void after four passes
-    with no bid. After a call the turn passes to the player after the caller (so an
-    interjected coinche moves the turn to the player after the coincher).
+    a bid or a coinche, at once after a surcoinche (unless ``surcoinche_closes`` is
+    false: then three passes follow it too), at once after a coinche with
+    ``coinche_closes`` (the bidding side may still answer it with a surcoinche, as the
+    next call), and is void after four passes with no bid. After a call the turn passes
+    to the player after the caller (so an interjected coinche moves the turn to the
+    player after the coincher).
     """
 
-    __slots__ = ("_bid", "_doubling", "_coincher", "_passes", "_level", "_values", "_denominations", "_generale",
-                 "_surcoinche", "_decoincher", "_interjections")
+    __slots__ = ("_bid", "_doubling", "_coincher", "_passes", "_level", "_values", "_denominations", "_slams",
+                 "_surcoinche", "_decoincher", "_interjections", "_coinche_at_once", "_surcoinche_at_once",
+                 "_coinche_closes", "_surcoinche_closes", "_answer")
 
     def __init__(self, rules: Rules, dealer: Seat) -> None:
         super().__init__(rules, dealer)
         self._denominations = bid_denominations(rules)
-        self._generale = rules.generale
+        self._slams = slam_bids(rules)
         self._surcoinche = rules.surcoinche
         self._decoincher = rules.decoincher
         self._interjections = rules.coinche_out_of_turn
+        self._coinche_at_once = rules.coinche_right_after_bid
+        self._surcoinche_at_once = rules.surcoinche_right_after_coinche
+        self._coinche_closes = rules.coinche_closes
+        self._surcoinche_closes = rules.surcoinche_closes
         self._reset()
 
     def _reset(self) -> None:
@@ -451,9 +499,10 @@ class AuctionState(BiddingState):
         self._bid: tuple[Seat, Call] | None = None  # the standing bid and its bidder
         self._doubling = 0
         self._coincher: Seat | None = None
-        self._passes = 0
+        self._passes = 0  # calls since the standing bid, coinche or surcoinche (each counts as a pass)
         self._level = 0  # bid_level of the standing bid
         self._values = bid_values_above(self.rules, 0)  # the values a bid may have now
+        self._answer = False  # coinche_closes: a surcoinche may still answer the coinche that closed
 
     @property
     def standing_bid(self) -> SeatedCall | None:
@@ -480,7 +529,9 @@ class AuctionState(BiddingState):
         seat, call = self._bid
         kind = call.kind
         assert call.denomination is not None
-        return contract_of(seat, call.denomination, call.value, kind is _CAPOT, kind is _GENERALE, self._doubling)
+        return contract_of(seat, call.denomination, call.value, kind is _CAPOT or kind is _CAPOT_BELOTE,
+                           kind is _GENERALE or kind is _GENERALE_BELOTE, self._doubling,
+                           kind is _CAPOT_BELOTE or kind is _GENERALE_BELOTE)
 
     def interjectors(self) -> list[Seat]:
         """Seats not in turn that may coinche now (``coinche_out_of_turn``, §9.9)."""
@@ -488,19 +539,39 @@ class AuctionState(BiddingState):
             return []
         return [seat for seat in SEATS if seat is not self._turn and self.may_coinche(seat)]
 
+    def legal_calls(self) -> list[Call]:
+        """As ``BiddingState.legal_calls``; once a closing coinche (``coinche_closes``) has ended
+        the auction, ``[surcoinche]`` while that answer is still open (the seat after the
+        coincher, of the bidding side, is the one a call without a seat is credited to)."""
+        if self._answer:
+            return [SURCOINCHE] if self.may_surcoinche(self._caller(None)) else []
+        return super().legal_calls()
+
+    def answerers(self) -> list[Seat]:
+        """Seats that may answer with a surcoinche the coinche that closed the auction
+        (``coinche_closes``); empty otherwise."""
+        if not self._answer:
+            return []
+        return [seat for seat in SEATS if self.may_surcoinche(seat)]
+
     # --- the rule ----------------------------------------------------------------------
 
     def may_coinche(self, seat: Seat) -> bool:
         """Whether ``seat`` may coinche the standing bid now (in turn or, where allowed, not):
-        an opponent of the bidder, on a bid not yet coinched."""
+        an opponent of the bidder, on a bid not yet coinched; with ``coinche_right_after_bid``
+        only as the call right after the bid (000: "바로 이전 플레이어(상대 팀)가 내건 공약")."""
         bid = self._bid
-        return bid is not None and not self._doubling and (seat in _NORTH_SOUTH) is not (bid[0] in _NORTH_SOUTH)
+        return (bid is not None and not self._doubling and (seat in _NORTH_SOUTH) is not (bid[0] in _NORTH_SOUTH)
+                and not (self._coinche_at_once and self._passes))
 
     def may_surcoinche(self, seat: Seat) -> bool:
-        """Whether ``seat`` may surcoinche: the bidding side, on a coinched bid, with ``surcoinche``."""
+        """Whether ``seat`` may surcoinche: the bidding side, on a coinched bid, with ``surcoinche``;
+        with ``surcoinche_right_after_coinche`` only as the call right after the coinche (000:
+        "쿠앙슈를 선언하고 바로 다음에")."""
         bid = self._bid
         return (self._surcoinche and self._doubling == 1 and bid is not None
-                and (seat in _NORTH_SOUTH) is (bid[0] in _NORTH_SOUTH))
+                and (seat in _NORTH_SOUTH) is (bid[0] in _NORTH_SOUTH)
+                and not (self._surcoinche_at_once and self._passes))
 
     def _allows(self, call: Call, seat: Seat) -> bool:
         """A pass always; a coinche or surcoinche as ``may_coinche`` and ``may_surcoinche``
@@ -509,9 +580,9 @@ class AuctionState(BiddingState):
         kind = call.kind
         if kind is _PASS:
             return True
-        if kind is _BID or kind is _CAPOT or kind is _GENERALE:
+        if call.denomination is not None and kind is not _NAME:  # a bid (no enum hashing on the hot path)
             return (not self._doubling or self._decoincher) and _is_bid_above(
-                self._denominations, self._generale, self._level, self._values, call)
+                self._denominations, self._slams, self._level, self._values, call)
         if kind is _COINCHE:
             return self.may_coinche(seat)
         return kind is _SURCOINCHE and self.may_surcoinche(seat)
@@ -523,14 +594,18 @@ class AuctionState(BiddingState):
 
     def push_unchecked(self, call: Call, seat: Seat | None = None) -> None:
         """Unchecked: a bid of any level stands, a coinche or surcoinche that cannot
-        apply (no bid, no coinche) and a classic call count as passes."""
+        apply (no bid, no coinche) and a classic call count as passes; after a closing
+        coinche (``coinche_closes``) the next call, if a surcoinche, doubles again."""
         turn = self._turn
         who = seat if seat is not None else turn if turn is not None else self._caller(None)
         self._history.append((who, call))
-        if turn is None:
-            return  # a call after the close has no effect
         kind = call.kind
-        if kind is _BID or kind is _CAPOT or kind is _GENERALE:
+        if turn is None:  # a call after the close has no effect, but the answer to a closing coinche
+            if self._answer and kind is _SURCOINCHE:
+                self._doubling = 2
+            self._answer = False
+            return
+        if call.denomination is not None and kind is not _NAME:  # a bid of any kind
             self._bid = (who, call)
             self._level = level = bid_level(call)
             self._values = bid_values_above(self.rules, level)
@@ -538,14 +613,25 @@ class AuctionState(BiddingState):
             self._turn = self._next[who]
         elif kind is _COINCHE and self._bid is not None and not self._doubling:
             self._doubling, self._coincher, self._passes = 1, who, 0
-            self._turn = self._next[who]
+            if self._coinche_closes:  # 003 "그 시점에서 바로 끝난다", 004 "경매는 즉시 종료되고"
+                self._turn, self._answer = None, self._surcoinche
+            else:
+                self._turn = self._next[who]
         elif kind is _SURCOINCHE and self._doubling == 1:
-            self._doubling, self._turn = 2, None
+            self._doubling, self._passes = 2, 0
+            # surcoinche_closes=false (000): three passes close the auction, a higher bid (decoincher) cancels it
+            self._turn = None if self._surcoinche_closes else self._next[who]
         else:
             self._passes = passes = self._passes + 1
             self._turn = None if passes >= (3 if self._bid is not None else 4) else self._next[who]
 
     # --- explanations ------------------------------------------------------------------
+
+    def _explain_closed(self, call: Call, seat: Seat | None) -> Illegality | None:
+        if call.kind is _SURCOINCHE and self._answer:
+            who = self._caller(seat)
+            return None if self.may_surcoinche(who) else self._explain_surcoinche(who, call)
+        return super()._explain_closed(call, seat)
 
     def _explain_out_of_turn(self, call: Call, seat: Seat, turn: Seat) -> Illegality | None:
         if call.kind is _COINCHE and self._interjections:
@@ -561,12 +647,7 @@ class AuctionState(BiddingState):
         if kind is _COINCHE:
             return self._explain_coinche(seat, call)
         if kind is _SURCOINCHE:
-            if not self._surcoinche:
-                return Illegality(RULE_SURCOINCHE_OFF, f"{said}: surcoinche is not played (surcoinche=false)")
-            if self._doubling != 1:
-                return Illegality(RULE_SURCOINCHE_NO_COINCHE, f"{said}: there is no coinche to answer")
-            return Illegality(RULE_SURCOINCHE_BY_DEFENCE,
-                              f"{said}: only the bidding side ({self._bid_text()}) may surcoinche")
+            return self._explain_surcoinche(seat, call)
         return self._explain_bid(call, seat, said)
 
     def _explain_bid(self, call: Call, seat: Seat, said: str) -> Illegality:
@@ -580,13 +661,18 @@ class AuctionState(BiddingState):
                               f"(decoincher=false); pass or surcoinche")
         if call.denomination not in self._denominations:
             return Illegality(RULE_DENOMINATION, f"{said}: SA and TA are not played (sa_ta=false)")
-        if call.kind is _GENERALE and not self._generale:
-            return Illegality(RULE_GENERALE_OFF, f"{said}: générale is not played (generale=0)")
-        if call.kind is _BID and call.value not in bid_values_above(rules, 0):
+        kind = call.kind
+        if kind in _OFF_RULES and kind not in self._slams:
+            rule, option, name = _OFF_RULES[kind]
+            return Illegality(rule, f"{said}: {name} is not played ({option}=0)")
+        if kind in _SLAM_LEVELS and call.denomination not in self._slams[kind][1]:
+            return Illegality(RULE_BELOTE_BID_NO_TRUMP, f"{said}: there is no belote to say at "
+                              f"{call.denomination} (a belote is the K and Q of trump)")
+        if kind is _BID and call.value not in bid_values_above(rules, 0):
             ladder = (f"a multiple of {rules.bid_step} from {rules.bid_min}" if rules.bid_values == "multiples"
                       else f"a whole number from {rules.bid_min}")
             return Illegality(RULE_BID_VALUE, f"{said}: a bid is {ladder} to {rules.bid_max}")
-        needed = "" if rules.bid_values == "multiples" or call.kind is not _BID else \
+        needed = "" if rules.bid_values == "multiples" or kind is not _BID else \
             f" by at least {rules.bid_step}"
         return Illegality(RULE_BID_NOT_HIGHER, f"{said}: a bid must be higher{needed} than {self._bid_text()}")
 
@@ -596,11 +682,35 @@ class AuctionState(BiddingState):
             return Illegality(RULE_COINCHE_NO_BID, f"{said}: there is no bid to coinche")
         if self._doubling:
             return Illegality(RULE_COINCHE_TWICE, f"{said}: {self._bid_text()} is already coinched")
-        return Illegality(RULE_COINCHE_OWN_SIDE,
-                          f"{said}: only an opponent of the bidder may coinche {self._bid_text()}")
+        if (seat in _NORTH_SOUTH) is (self._bid[0] in _NORTH_SOUTH):
+            return Illegality(RULE_COINCHE_OWN_SIDE,
+                              f"{said}: only an opponent of the bidder may coinche {self._bid_text()}")
+        return Illegality(RULE_COINCHE_LATE, f"{said}: a coinche is made on the bid just made, right after it "
+                          f"(coinche_right_after_bid), and {self._passes} call(s) followed {self._bid_text()}")
+
+    def _explain_surcoinche(self, seat: Seat, call: Call) -> Illegality:
+        said = f"{seat} cannot call {call}"
+        if not self._surcoinche:
+            return Illegality(RULE_SURCOINCHE_OFF, f"{said}: surcoinche is not played (surcoinche=false)")
+        if self._doubling != 1:
+            return Illegality(RULE_SURCOINCHE_NO_COINCHE, f"{said}: there is no coinche to answer")
+        if (seat in _NORTH_SOUTH) is not (self._bid[0] in _NORTH_SOUTH):  # type: ignore[index]
+            return Illegality(RULE_SURCOINCHE_BY_DEFENCE,
+                              f"{said}: only the bidding side ({self._bid_text()}) may surcoinche")
+        return Illegality(RULE_SURCOINCHE_LATE, f"{said}: a surcoinche is made right after the coinche "
+                          f"(surcoinche_right_after_coinche), and {self._passes} call(s) followed "
+                          f"{self._coincher}'s coinche")
 
     def _bid_text(self) -> str:
         return f"{self._bid[1]} by {self._bid[0]}" if self._bid else "no bid"
+
+
+# A bid of a kind its rules do not play: (rule id, option, name).
+_OFF_RULES: dict[CallKind, tuple[str, str, str]] = {
+    _GENERALE: (RULE_GENERALE_OFF, "generale", "générale"),
+    _CAPOT_BELOTE: (RULE_CAPOT_BELOTE_OFF, "capot_belote", "capot belote"),
+    _GENERALE_BELOTE: (RULE_GENERALE_BELOTE_OFF, "generale_belote", "générale belote"),
+}
 
 
 def new_bidding(rules: Rules, dealer: Seat, turned: Card | None = None) -> BiddingState:

@@ -27,7 +27,7 @@ from notation.record import Announcement, CallEntry, CardEntry, Hand, Record, Tr
 
 from .bidding import AuctionState, SeatedCall, TakingState, bid_values_above
 from .contract import Contract
-from .melds import Meld, best_declaration
+from .melds import Meld, best_declaration, meld_cards
 from .play import PlayState
 from .rules import Rules
 from .scoring import DealScore, MatchState, finished_deal, score_deal, void_deal_score
@@ -93,8 +93,10 @@ def _classic_call(state: TakingState, strengths: Sequence[int], take: int, rng: 
     return _NAME_CALLS[position] if worth >= _TAKE_ROUND2 else PASS
 
 
-def _coinche_call(state: AuctionState, seat: Seat, strengths: Sequence[int], rng: random.Random) -> Call:
-    """Bid what the hand is worth (a partner's bid adds to it), coinche and surcoinche now and then."""
+def _coinche_call(state: AuctionState, seat: Seat, strengths: Sequence[int], rng: random.Random,
+                  mask: int = 0) -> Call:
+    """Bid what the hand is worth (a partner's bid adds to it), coinche and surcoinche now and then;
+    ``mask``: the hand, for a capot belote or générale belote (only with a belote in it)."""
     rules = state.rules
     draw = rng.random
     if state.doubling:
@@ -114,6 +116,10 @@ def _coinche_call(state: AuctionState, seat: Seat, strengths: Sequence[int], rng
         return PASS  # no bid within reach, whatever the noise
     position, strength = _best(strengths, range(count), rng)
     if strength >= _CAPOT_STRENGTH and draw() < 0.5:
+        if (rules.capot_belote or rules.generale_belote) and _holds_belote(mask, position):
+            belote = _belote_bid(state, seat, position, rng)
+            if belote is not None:
+                return belote
         if rules.generale and draw() < 0.2:
             return _call(CallKind.GENERALE, position)
         if not (standing and standing.call.kind in (CallKind.CAPOT, CallKind.GENERALE)):
@@ -123,6 +129,22 @@ def _coinche_call(state: AuctionState, seat: Seat, strengths: Sequence[int], rng
         return PASS
     affordable = range(values[0], min(worth, values[-1]) + 1, values.step)
     return _call(CallKind.BID, position, affordable[0] if draw() < 0.7 else rng.choice(affordable))
+
+
+def _holds_belote(mask: int, position: int) -> bool:
+    """Whether the hand holds the K and Q of the trump of ``DENOMINATIONS[position]`` (of a suit at TA)."""
+    suits = range(4) if position == 5 else (position,) if position < 4 else ()
+    return any(mask & _KQ[s] == _KQ[s] for s in suits)
+
+
+def _belote_bid(state: AuctionState, seat: Seat, position: int, rng: random.Random) -> Call | None:
+    """A capot belote, or now and then a générale belote, in ``DENOMINATIONS[position]`` if legal."""
+    kinds = (CallKind.GENERALE_BELOTE, CallKind.CAPOT_BELOTE) if rng.random() < 0.2 else (CallKind.CAPOT_BELOTE,)
+    for kind in kinds:
+        call = _call(kind, position)
+        if state.is_legal(call, seat):
+            return call
+    return None
 
 
 def _worth(rules: Rules, strength: int, support: int) -> int:
@@ -161,7 +183,8 @@ def _run_taking(state: TakingState, hands: Sequence[Sequence[int]], rng: random.
 
 
 def _run_auction(state: AuctionState, hands: Sequence[Sequence[int]], rng: random.Random) -> None:
-    strengths = [_strengths(_mask(hand)) for hand in hands]
+    masks = [_mask(hand) for hand in hands]
+    strengths = [_strengths(mask) for mask in masks]
     interjections = state.rules.coinche_out_of_turn
     while not state.is_over:
         if interjections and rng.random() < 0.03:
@@ -170,7 +193,10 @@ def _run_auction(state: AuctionState, hands: Sequence[Sequence[int]], rng: rando
                 state.push_unchecked(COINCHE, rng.choice(seats))
                 continue
         seat = state.turn
-        state.push_unchecked(_coinche_call(state, seat, strengths[seat.index], rng), seat)
+        state.push_unchecked(_coinche_call(state, seat, strengths[seat.index], rng, masks[seat.index]), seat)
+    answerers = state.answerers()  # coinche_closes: the bidding side may still answer with a surcoinche
+    if answerers and rng.random() < 0.2:
+        state.push_unchecked(SURCOINCHE, rng.choice(answerers))
 
 
 def _shuffled(rng: random.Random) -> list[int]:
@@ -232,17 +258,19 @@ def _declare(hands: Sequence[Sequence[Card]], masks: Sequence[int], contract: Co
     return declared
 
 
-def _belote_cards(masks: Sequence[int], denomination: Denomination) -> int:
-    """The trump kings and queens held as pairs in one hand (a pair per suit at TA, none at SA).
-    A pair lies in one suit, so its two cards can be followed without knowing the seat."""
+def _belote_cards(masks: Sequence[int], denomination: Denomination, rules: Rules) -> int:
+    """The trump kings and queens held as pairs in one hand (a pair per suit at TA unless
+    ``belote_at_ta=false``, none at SA). A pair lies in one suit, so its two cards can be
+    followed without knowing the seat."""
     trump = denomination.suit
-    suits = range(4) if denomination is Denomination.ALL_TRUMPS else (trump.index,) if trump else ()
+    at_ta = denomination is Denomination.ALL_TRUMPS
+    suits = (range(4) if rules.belote_at_ta else ()) if at_ta else (trump.index,) if trump else ()
     return sum(_KQ[s] for s in suits for mask in masks if mask & _KQ[s] == _KQ[s])
 
 
 def _play(rng: random.Random, state: PlayState, masks: Sequence[int]) -> tuple[Trick, ...]:
     """Play 32 cards drawn uniformly among the legal ones; say belote, then rebelote."""
-    pair_cards = _belote_cards(masks, state.contract.denomination)
+    pair_cards = _belote_cards(masks, state.contract.denomination, state.rules)
     step = 1 if state.rules.clockwise else 3
     draw = rng.random
     tricks = []
@@ -319,10 +347,15 @@ def generate_deal(rng: random.Random, rules: Rules, dealer: Seat = Seat.NORTH, *
         return GeneratedDeal(rules, dealer, hands, turned, bidding.history, None, (), (), (), void_deal_score())
     masks = [_mask(hand) for hand in indices]
     state = PlayState(dict(zip(SEATS, hands)), contract, rules, dealer=dealer)
-    declared = _declare(hands, masks, contract, rules, state.first_leader) if rules.melds else {}
+    tricks = _play(rng, state, masks)  # the announcements change nothing in the play: declared after it
+    meld_hands, meld_masks = hands, masks
+    if rules.melds and rules.meld_cards != "dealt":  # after_trick1: the hand left and the cards won in trick 1
+        first = state.tricks[0]
+        meld_masks = [meld_cards(masks[seat.index], seat, first.plays, first.winner, rules) or 0 for seat in SEATS]
+        meld_hands = tuple(tuple(ALL_CARDS[i] for i in range(32) if mask >> i & 1) for mask in meld_masks)
+    declared = _declare(meld_hands, meld_masks, contract, rules, state.first_leader) if rules.melds else {}
     announcements = tuple(Announcement(seat, meld.kind, meld.cards) for seat, melds in declared.items()
                           for meld in melds)
-    tricks = _play(rng, state, masks)
     score = score_deal(finished_deal(state, declared), rules)
     return GeneratedDeal(rules, dealer, hands, turned, bidding.history, contract, tricks, announcements,
                          tuple(declared.items()), score)

@@ -32,11 +32,12 @@ MELD_PROBLEMS = ("melds-off", "not-held", "card-reused", "too-short", "not-a-seq
 
 
 def carre_value(rank: Rank, rules: Rules) -> int:
-    return _carre_value(rank, rules.carre_minor)
+    """A four-of-a-kind's value; 0: no meld (four nines with ``carre_nines=0``)."""
+    return _carre_value(rank, rules.carre_minor, rules.carre_nines)
 
 
-def _carre_value(rank: Rank, carre_minor: int) -> int:
-    return {Rank.JACK: 200, Rank.NINE: 150, Rank.ACE: 100}.get(rank, carre_minor)
+def _carre_value(rank: Rank, carre_minor: int, carre_nines: int = 150) -> int:
+    return {Rank.JACK: 200, Rank.NINE: carre_nines, Rank.ACE: 100}.get(rank, carre_minor)
 
 
 def sequence_kind(length: int) -> MeldKind:
@@ -92,9 +93,9 @@ def _sequence(cards: Sequence[Card]) -> Meld:
     return Meld(kind, tuple(ordered), SEQUENCE_VALUES[kind], ordered[0].rank, ordered[0].suit)
 
 
-def _carre(rank: Rank, carre_minor: int) -> Meld:
+def _carre(rank: Rank, carre_minor: int, carre_nines: int = 150) -> Meld:
     cards = tuple(Card.of(rank, suit) for suit in Suit)
-    return Meld(MeldKind.CARRE, cards, _carre_value(rank, carre_minor), rank)
+    return Meld(MeldKind.CARRE, cards, _carre_value(rank, carre_minor, carre_nines), rank)
 
 
 def _runs(cards: Iterable[Card]) -> list[Meld]:
@@ -116,7 +117,8 @@ def _runs(cards: Iterable[Card]) -> list[Meld]:
 def carres_in(hand: Iterable[Card], rules: Rules) -> list[Meld]:
     """The four-of-a-kinds in ``hand`` (none of 7s or 8s: §5 lists no value for them)."""
     held = set(hand)
-    return [_carre(rank, rules.carre_minor) for rank in CARRE_ORDER if all(Card.of(rank, s) in held for s in Suit)]
+    return [_carre(rank, rules.carre_minor, rules.carre_nines) for rank in CARRE_ORDER
+            if carre_value(rank, rules) and all(Card.of(rank, s) in held for s in Suit)]
 
 
 def find_melds(hand: Iterable[Card], rules: Rules) -> list[Meld]:
@@ -147,16 +149,35 @@ def best_declaration(hand: Iterable[Card], rules: Rules,
     return max(declarable_sets(hand, rules), key=merit)
 
 
+def meld_cards(dealt: int, seat: Seat, first_trick: Sequence[tuple[Seat, Card]] | None, winner: Seat | None,
+               rules: Rules) -> int | None:
+    """The cards (a mask) ``seat`` may announce melds from. ``meld_cards=dealt``: the hand as
+    dealt. ``after_trick1`` (002: "첫 트릭이 끝난 뒤 ... 자신의 패 일부와 첫 트릭으로 획득한 카드
+    중 일부"): the hand after trick 1, and the four cards of trick 1 for ``winner``, the seat
+    that won it (``first_trick``: its (seat, card) pairs; ``None`` when trick 1 is not known,
+    and then the answer is ``None`` too)."""
+    if rules.meld_cards == "dealt":
+        return dealt
+    if first_trick is None or len(first_trick) != 4:
+        return None
+    cards = played = 0
+    for player, card in first_trick:
+        cards |= 1 << card_index(card)
+        if player is seat:
+            played = 1 << card_index(card)
+    return (dealt & ~played) | (cards if winner is seat else 0)
+
+
 def check_melds(hand: int, announced: Sequence[tuple[MeldKind, int, int]], rules: Rules) -> tuple[Meld | str, ...]:
     """The one check of a player's announcements, on masks (rules.md §5, §9.6): ``hand``
-    is the hand as dealt, each announcement is (kind, mask of its cards, how many cards
-    were written). Each gives its ``Meld``, or the reason (one of ``MELD_PROBLEMS``) it
-    is not one; ``check_declaration`` says the same with messages.
+    is the hand as dealt (or the cards ``meld_cards`` gives), each announcement is (kind,
+    mask of its cards, how many cards were written). Each gives its ``Meld``, or the reason
+    (one of ``MELD_PROBLEMS``) it is not one; ``check_declaration`` says the same with messages.
 
     A card serves in one meld only: an announcement may share no card with the ones
     made before it nor, unless it is a carré, with any carré announced (§9.6: the carrés
     are set aside before a run is tested for maximality, whatever the order)."""
-    table = _meld_table(rules.carre_minor)
+    table = _meld_table(rules.carre_minor, rules.carre_nines)
     carres = 0
     for kind, mask, _ in announced:
         if kind is _CARRE:
@@ -209,7 +230,10 @@ def _problem(reason: str, kind: MeldKind, cards: tuple[Card, ...], hand: int) ->
     elif reason == "card-reused":
         message = f"{kind.value} {shown}: a card serves in one meld only"
     elif reason == "not-a-carre":
-        message = f"{shown} is not four jacks, nines, aces, tens, kings or queens"
+        if len(cards) == 4 and all(card.rank is Rank.NINE for card in cards):
+            message = f"{shown}: four nines are no meld under these rules (carre_nines=0)"
+        else:
+            message = f"{shown} is not four jacks, nines, aces, tens, kings or queens"
     elif reason == "too-short":
         message = f"{kind.value} {shown}: a sequence has at least 3 cards"
     elif reason == "not-a-sequence":
@@ -246,7 +270,8 @@ def check_announcement(hand: Iterable[Card] | int, kind: MeldKind, cards: Sequen
         used |= other_mask
         if other_kind is _CARRE:
             carres |= other_mask
-    result = _check(_meld_table(rules.carre_minor), rules, hand_mask, kind, mask_of(cards), len(cards), used, carres)
+    table = _meld_table(rules.carre_minor, rules.carre_nines)
+    result = _check(table, rules, hand_mask, kind, mask_of(cards), len(cards), used, carres)
     return result if type(result) is Meld else _problem(result, kind, cards, hand_mask)
 
 
@@ -287,6 +312,8 @@ def score_melds(melds_by_seat: Mapping[Seat, Sequence[Meld]], contract: Contract
         winner = _higher_side(sums[0], sums[1])
         if winner is None and rules.meld_tie == "first":
             winner = next(s.index & 1 for s in order if melds_by_seat.get(s))
+        elif winner is None and rules.meld_tie == "trump":
+            winner = _trump_run_side(melds_by_seat, denomination)
     else:
         keys = [b.key(denomination) if b else (0, 0, 0, 0) for b in best]
         winner = _higher_side(keys[0], keys[1])
@@ -298,6 +325,15 @@ def score_melds(melds_by_seat: Mapping[Seat, Sequence[Meld]], contract: Contract
         return MeldOutcome(None, (0, 0), (best[0], best[1]))
     points = (sums[0], 0) if winner == 0 else (0, sums[1])
     return MeldOutcome((Team.NS, Team.EW)[winner], points, (best[0], best[1]))
+
+
+def _trump_run_side(melds_by_seat: Mapping[Seat, Sequence[Meld]], denomination: Denomination) -> int | None:
+    """``meld_tie=trump`` (000: "같은 점수의 카드 조합이라면, 으뜸패로 이루어진 연속된 카드의
+    조합이 더 우선된다"): at equal sums the one side with a run in trumps scores; both or
+    neither: nobody. (``best_single`` has this rule in ``Meld.key`` already.)"""
+    sides = {seat.index & 1 for seat, melds in melds_by_seat.items()
+             for meld in melds if not meld.is_carre and meld.key(denomination)[3]}
+    return sides.pop() if len(sides) == 1 else None
 
 
 def _higher_side(ns, ew) -> int | None:
@@ -312,9 +348,9 @@ def _play_order(first: Seat, rules: Rules) -> list[Seat]:
 
 
 @functools.cache
-def _meld_table(carre_minor: int) -> dict[int, Meld]:
+def _meld_table(carre_minor: int, carre_nines: int = 150) -> dict[int, Meld]:
     """Every valid meld by the mask of its cards: the runs of 3 to 8 cards of a suit and
-    the six carrés (their values under ``carre_minor``)."""
+    the carrés (their values under ``carre_minor``; four nines only when ``carre_nines``)."""
     table: dict[int, Meld] = {}
     for suit in range(4):
         for low in range(8):
@@ -322,10 +358,12 @@ def _meld_table(carre_minor: int) -> dict[int, Meld]:
                 cards = tuple(ALL_CARDS[8 * suit + r] for r in range(top, low - 1, -1))
                 table[mask_of(cards)] = _sequence(cards)
     for rank in CARRE_ORDER:
-        meld = _carre(rank, carre_minor)
-        table[mask_of(meld.cards)] = meld
+        meld = _carre(rank, carre_minor, carre_nines)
+        if meld.value:
+            table[mask_of(meld.cards)] = meld
     return table
 
 
 __all__ = ["Meld", "MeldProblem", "MeldOutcome", "NO_MELDS", "find_melds", "best_declaration", "declarable_sets",
-           "check_melds", "check_announcement", "check_declaration", "score_melds", "carre_value", "sequence_kind"]
+           "check_melds", "check_announcement", "check_declaration", "meld_cards", "score_melds", "carre_value",
+           "sequence_kind"]

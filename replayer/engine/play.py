@@ -17,7 +17,7 @@ from typing import Iterable, Mapping, NamedTuple, Sequence
 
 from notation.values import ALL_CARDS, DECLARATIONS, SEATS, SUITS, Card, Denomination, Rank, Seat, Suit, Team, card_index
 
-from .cardmasks import MODE_SUIT, MODE_TA, SUIT_MASKS, cards_of, mask_of, sorted_cards, table
+from .cardmasks import MODE_SUIT, MODE_TA, SUIT_MASKS, Table, cards_of, mask_of, sorted_cards, table
 from .contract import Contract
 from .rules import Rules
 
@@ -111,13 +111,19 @@ class Illegality:
         if self.reason == "not-in-hand":
             return f"{who} played {card} but does not hold it (could play {alternatives})"
         led = self.led.plural[:-1] if self.led else "card"
+        # follow_or_trump: the legal cards mix the suit led and trumps
+        or_trump = any(c.suit is not self.led for c in self.legal) and any(c.suit is self.led for c in self.legal)
         if self.reason == "must-follow":
-            return f"{who} played {card} but held {alternatives} and had to follow {led}s"
+            return f"{who} played {card} but held {alternatives} and had to follow {led}s{' or trump' * or_trump}"
         assert self.winner is not None and self.winner_card is not None
         winning = f"{self.winner.full_name}'s {self.winner_card.pretty()}"
         if self.reason in ("must-overtrump-in-trump-lead", "ta-must-beat"):
             return f"{who} played {card} but could beat {winning} with {alternatives}: {who} had to go over"
         relation = f"{who}'s partner" if self.partner_master else "an opponent"
+        if or_trump:  # a trump played instead of following, lower than the trump in the trick
+            return (f"{who} trumped with {card} instead of following {led}s while {self.winner.full_name} "
+                    f"({relation}) was winning with {self.winner_card.pretty()}: {who} had to follow or "
+                    f"overtrump ({alternatives})")
         trumps = " ".join(c.pretty() for c in self.trumps_held)
         context = (f"{who} played {card} but held no {led} and held {trumps} while "
                    f"{self.winner.full_name} ({relation}) was winning with {self.winner_card.pretty()}")
@@ -152,15 +158,16 @@ class PlayState:
     """
 
     __slots__ = ("contract", "rules", "_mode", "_beats", "_points", "_trump", "_climb", "_climb_duty", "_exempt",
-                 "_must_under", "_next", "_dealt", "_hands", "_turn", "_leader", "_first_leader", "_n", "_led",
-                 "_win", "_win_seat", "_trick_points", "_tricks", "_plays", "_team_points", "_trick_counts",
-                 "_claim", "_pairs")
+                 "_must_under", "_overtrump", "_or_trump", "_next", "_dealt", "_hands", "_turn", "_leader",
+                 "_first_leader", "_n", "_led", "_win", "_win_seat", "_trick_points", "_tricks", "_plays",
+                 "_team_points", "_trick_counts", "_claim", "_pairs")
 
     def __init__(self, hands: Mapping[Seat, Iterable[Card] | int] | tuple[int, int, int, int], contract: Contract,
                  rules: Rules, *, leader: Seat | None = None, dealer: Seat | None = None) -> None:
         """``hands``: each seat's cards (or mask), or the four masks in seat order N E S W."""
         (self._mode, self._beats, self._points, self._trump, self._climb, self._climb_duty, self._exempt,
-         self._must_under, self._next, trump_suit_indices, dealer_leads) = _config(contract.denomination, rules)
+         self._must_under, self._overtrump, self._or_trump, self._next, trump_suit_indices,
+         dealer_leads) = _config(contract.denomination, rules)
         if leader is None:
             if dealer is None:
                 raise ValueError("PlayState needs the first leader or the dealer")
@@ -269,14 +276,21 @@ class PlayState:
         led = self._led
         followers = hand & led
         if followers:
-            if led & self._trump and self._climb:  # trumps led, or any suit at TA with ta_must_beat
+            if led & self._trump and self._climb:  # trumps led (trump_lead_must_beat), or TA with ta_must_beat
                 over = followers & self._beats[self._win]
                 if over:
                     return over, self._climb_duty if bit & led else "must-follow"
-            return followers, "must-follow"
+            ruffs = hand & self._or_trump & ~led  # follow_or_trump: a trump may replace a card of the suit led
+            if not ruffs:
+                return followers, "must-follow"
+            # A trump played instead still goes over a trump in the trick if it can (002 rule 3).
+            over = ruffs & self._beats[self._win] if self._overtrump else ruffs
+            return followers | (over or ruffs), "must-overtrump" if bit & ruffs else "must-follow"
         trumps = hand & self._trump
         if not trumps or (self._exempt and self._win_seat == seat ^ 2):
             return hand, ""
+        if not self._overtrump:  # must_overtrump=false (004): any trump will do
+            return trumps, "must-trump"
         # With no trump in the trick, beats[win] holds every trump: must trump is must go over.
         over = trumps & self._beats[self._win]
         if over:
@@ -549,17 +563,28 @@ def _config(denomination: Denomination, rules: Rules) -> tuple:
     if hit is not None and hit[0] is rules:
         return hit[1]
     tab = table(denomination, rules.sa_ace, rules.ta_values)
-    # Going over the winner is a duty on a trump lead at a suit contract, at TA when ta_must_beat.
-    climb = tab.mode == MODE_SUIT or (tab.mode == MODE_TA and rules.ta_must_beat)
+    # Going over the winner is a duty on a trump lead at a suit contract (trump_lead_must_beat),
+    # at TA when ta_must_beat; follow_or_trump lets a trump replace a card of the suit led.
+    climb = (tab.mode == MODE_SUIT and rules.trump_lead_must_beat) or (tab.mode == MODE_TA and rules.ta_must_beat)
     climb_duty = "ta-must-beat" if tab.mode == MODE_TA else "must-overtrump-in-trump-lead"
     step = 1 if rules.clockwise else 3
     config = (tab.mode, tab.beats, tab.points, tab.trump_mask, climb, climb_duty, rules.partner_exemption,
-              rules.undertrump == "must", tuple((i + step) % 4 for i in range(4)),
-              tuple(suit.index for suit in tab.trump_suits), rules.first_leader == "dealer")
+              rules.undertrump == "must", rules.must_overtrump,
+              tab.trump_mask if tab.mode == MODE_SUIT and rules.follow_or_trump else 0,
+              tuple((i + step) % 4 for i in range(4)),
+              _belote_suits(tab, rules), rules.first_leader == "dealer")
     if len(_CONFIGS) > 512:
         _CONFIGS.clear()
     _CONFIGS[key] = (rules, config)
     return config
+
+
+def _belote_suits(tab: Table, rules: Rules) -> tuple[int, ...]:
+    """The suits whose K+Q is a belote: the trump suits, none at TA with ``belote_at_ta=false``
+    (004: "이 두 가지로 경매한 경우 게임 도중 블로트를 선언할 수 없다"; SA has no trump)."""
+    if tab.mode == MODE_TA and not rules.belote_at_ta:
+        return ()
+    return tuple(suit.index for suit in tab.trump_suits)
 
 
 def trick_winner(plays: Sequence[tuple[Seat, Card]], denomination: Denomination) -> Seat:

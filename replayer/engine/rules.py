@@ -25,20 +25,24 @@ class RulesError(ValueError):
 CHOICES: dict[str, tuple[str, ...]] = {
     "game": ("classic", "coinche"),
     "direction": ("ccw", "cw"),
-    "first_speaker": ("dealer_next", "dealer"),
+    "first_speaker": ("dealer_next", "dealer", "dealer_left", "dealer_right"),
     "first_leader": ("dealer_next", "dealer"),
     "undertrump": ("must", "may_discard"),
     "meld_compare": ("best_single", "team_sum"),
-    "meld_tie": ("none", "first"),
+    "meld_tie": ("none", "first", "trump"),
     "ta_values": ("pagat", "ffb2015", "raw", "raw_scaled"),
     "capot_score": ("der100", "flat250"),
     "tie": ("litige", "made", "failed"),
     "rounding": ("none", "nearest10_5up", "nearest10_5down"),
     "bid_values": ("multiples", "any_step"),
-    "multiplier_scope": ("whole", "contract_only", "base_and_contract"),
+    "capot_contract_score": ("cards_and_value", "value"),
+    "multiplier_scope": ("whole", "contract_only", "base_and_contract", "points_made", "deal_scores"),
+    "meld_cards": ("dealt", "after_trick1"),
+    "match_end": ("reach", "exceed"),
+    "made_melds": ("own", "takers"),
 }
 # Integer options limited to a few values.
-INT_CHOICES: dict[str, tuple[int, ...]] = {"carre_minor": (100, 50), "sa_ace": (19, 11)}
+INT_CHOICES: dict[str, tuple[int, ...]] = {"carre_minor": (100, 50), "sa_ace": (19, 11), "carre_nines": (150, 0)}
 # Defaults that depend on the game: (classic, coinche).
 GAME_DEFAULTS: dict[str, tuple[Any, Any]] = {
     "failure_base": (162, 160),
@@ -64,6 +68,9 @@ class Rules:
     undertrump: str = "must"
     partner_exemption: bool = True
     ta_must_beat: bool = True
+    trump_lead_must_beat: bool = True  # suit contract, trumps led: go over the highest trump if possible
+    must_overtrump: bool = True  # void in the suit led, a trump in the trick: go over it if possible
+    follow_or_trump: bool = False  # holding the suit led, a trump may be played instead (002, 004)
     # card values (§1)
     sa_ta: bool = False
     sa_ace: int = 19
@@ -73,10 +80,15 @@ class Rules:
     melds: bool = False
     meld_compare: str = "best_single"
     meld_tie: str = "none"
+    meld_cards: str = "dealt"  # after_trick1: the hand after trick 1 + the cards won in it (002)
     carre_minor: int = 100
     belote_must_announce: bool = True
     belote_kept_on_failure: bool = True
     melds_lost_on_failure: bool = True
+    melds_in_contract: bool = True  # false: melds play no part in whether the contract is made (000, 002, 003)
+    made_melds: str = "own"  # takers: a made contract's takers score the melds of both sides (000)
+    carre_nines: int = 150  # 0: four nines are no meld (003)
+    belote_at_ta: bool = True  # false: no belote at TA either (004)
     # auction (§6)
     bid_min: int = 80
     bid_max: int = 160
@@ -87,15 +99,24 @@ class Rules:
     coinche_out_of_turn: bool = False
     surcoinche: bool = True
     decoincher: bool = False
+    capot_belote: int = 0  # C of a capot belote (capot + a belote of the takers, 003: 750); 0: not played
+    generale_belote: int = 0  # C of a générale belote (003: 1500); 0: not played
+    coinche_right_after_bid: bool = False  # 000: a coinche only as the call right after the bid
+    coinche_closes: bool = False  # 003, 004: a coinche ends the auction (a surcoinche may still answer it)
+    surcoinche_right_after_coinche: bool = False  # 000: a surcoinche only as the call right after the coinche
+    surcoinche_closes: bool = True  # false (000): the auction goes on after a surcoinche
     # scoring (§7)
     surcoinche_factor: int = 4
     tie: str = "litige"
     must_beat_defence: bool = True
     bid80_needs_82: bool = False
     multiplier_scope: str = "whole"
+    failure_contract: bool = True  # false: a failed contract's value goes to nobody (003 "방어측 점수=카드 점수 총합+선언")
+    capot_contract_score: str = "cards_and_value"  # value (003): a capot or générale contract scores C, no cards
     failure_base: int = 162
     rounding: str = "none"
     target: int = 1000
+    match_end: str = "reach"  # exceed: a side must pass the target; level: the last deal's winner (000)
     # where the value came from, for str() and messages
     profile: str = "ffb"
     overrides: tuple[tuple[str, str], ...] = ()
@@ -116,7 +137,11 @@ class Rules:
         if parts and "=" not in parts[0]:
             profile = parts.pop(0).lower()
         if profile not in PROFILES:
-            raise RulesError(f"unknown rules profile {profile!r}; valid profiles: {', '.join(PROFILES)}")
+            profile = ALIASES.get(profile, profile)  # an old name: the rules of its new profile, under that name
+        if profile not in PROFILES:
+            old = ", ".join(f"{name} (now {new})" for name, new in ALIASES.items())
+            raise RulesError(f"unknown rules profile {profile!r}; valid profiles: {', '.join(PROFILES)}; "
+                             f"old names: {old}")
         overrides: list[tuple[str, str]] = []
         for part in parts:
             name, sep, value = part.partition("=")
@@ -144,8 +169,10 @@ class Rules:
             raise RulesError(
                 f"bids need 0 < bid_min <= bid_max and bid_step > 0 "
                 f"(got bid_min={self.bid_min}, bid_max={self.bid_max}, bid_step={self.bid_step})")
-        if self.surcoinche_factor < 1 or self.failure_base < 0 or self.target <= 0 or self.generale < 0:
-            raise RulesError("surcoinche_factor must be >= 1, failure_base and generale >= 0, target > 0")
+        if self.surcoinche_factor < 1 or self.failure_base < 0 or self.target <= 0 or \
+                min(self.generale, self.capot_belote, self.generale_belote) < 0:
+            raise RulesError("surcoinche_factor must be >= 1, failure_base, generale, capot_belote and "
+                             "generale_belote >= 0, target > 0")
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with options changed (Python values), recorded as overrides."""
@@ -188,12 +215,76 @@ PROFILES: dict[str, dict[str, Any]] = {
                     "must_beat_defence": False},
     "pagat-coinche": {"game": "coinche", "melds": True, "sa_ta": True, "must_beat_defence": False,
                       "bid80_needs_82": True, "multiplier_scope": "contract_only", "generale": 500},
-    "korean": {"game": "classic", "direction": "cw", "first_speaker": "dealer", "first_leader": "dealer",
-               "melds": True, "meld_compare": "team_sum", "target": 500},
-    "korean-coinche": {"game": "coinche", "direction": "cw", "first_speaker": "dealer",
-                       "first_leader": "dealer", "melds": True, "meld_compare": "team_sum", "sa_ta": True,
-                       "ta_must_beat": False, "must_beat_defence": False, "bid80_needs_82": True,
-                       "failure_base": 162, "generale": 500, "decoincher": True, "rounding": "none"},
+    # The four seed pages, one profile per game of each (docs/seeds.md says which sentence sets what).
+    "namu-classic": {"game": "classic", "direction": "cw", "first_speaker": "dealer", "first_leader": "dealer",
+                     "target": 500, "match_end": "exceed"},
+    "namu-annonces": {"game": "classic", "direction": "cw", "first_speaker": "dealer", "first_leader": "dealer",
+                      "melds": True, "meld_compare": "team_sum", "meld_tie": "trump", "melds_in_contract": False,
+                      "made_melds": "takers", "target": 500, "match_end": "exceed"},
+    "namu-coinche": {"game": "coinche", "direction": "cw", "first_speaker": "dealer", "first_leader": "dealer",
+                     "ta_must_beat": False, "sa_ta": True, "melds": True, "meld_compare": "team_sum",
+                     "meld_tie": "trump", "generale": 500, "decoincher": True, "coinche_right_after_bid": True,
+                     "surcoinche_right_after_coinche": True, "surcoinche_closes": False, "must_beat_defence": False,
+                     "bid80_needs_82": True, "multiplier_scope": "points_made", "failure_base": 162,
+                     "rounding": "none", "match_end": "exceed"},
+    "club-classic": {"game": "classic", "direction": "cw", "first_speaker": "dealer_left", "first_leader": "dealer",
+                     "round2_same_suit": True, "undertrump": "may_discard", "partner_exemption": False,
+                     "follow_or_trump": True, "melds": True, "meld_compare": "team_sum", "meld_cards": "after_trick1",
+                     "carre_minor": 50, "belote_kept_on_failure": False, "melds_lost_on_failure": False,
+                     "melds_in_contract": False, "tie": "made", "match_end": "exceed"},
+    "sata-classic": {"game": "classic", "direction": "cw", "first_leader": "dealer", "round2_sa_ta": True,
+                     "jack_forces_dealer": True, "undertrump": "may_discard", "trump_lead_must_beat": False,
+                     "ta_must_beat": False, "melds": True, "meld_compare": "team_sum", "carre_minor": 50,
+                     "carre_nines": 0, "belote_kept_on_failure": False, "melds_lost_on_failure": False,
+                     "melds_in_contract": False},
+    "sata-coinche": {"game": "coinche", "direction": "cw", "first_leader": "dealer", "undertrump": "may_discard",
+                     "trump_lead_must_beat": False, "ta_must_beat": False, "sa_ta": True, "capot_score": "flat250",
+                     "melds": True, "meld_compare": "team_sum", "carre_minor": 50, "carre_nines": 0,
+                     "melds_in_contract": False, "bid_max": 180, "capot_value": 500, "generale": 1000,
+                     "capot_belote": 750, "generale_belote": 1500, "coinche_closes": True, "bid80_needs_82": True,
+                     "multiplier_scope": "contract_only", "failure_contract": False,
+                     "capot_contract_score": "value", "failure_base": 162},
+    "club-coinche": {"game": "coinche", "first_speaker": "dealer", "first_leader": "dealer",
+                     "undertrump": "may_discard", "partner_exemption": False, "follow_or_trump": True,
+                     "must_overtrump": False, "trump_lead_must_beat": False, "ta_must_beat": False, "sa_ta": True,
+                     "sa_ace": 11, "ta_values": "raw", "belote_at_ta": False, "bid_min": 82, "bid_max": 182,
+                     "bid_values": "any_step", "coinche_out_of_turn": True, "coinche_closes": True,
+                     "surcoinche": False, "must_beat_defence": False, "multiplier_scope": "deal_scores",
+                     "rounding": "none", "match_end": "exceed"},
+}
+
+# Old profile names and the profile each now stands for (docs/rules.md §8); a record whose
+# Rules tag names one gets the info finding rules-alias.
+ALIASES: dict[str, str] = {"korean": "namu-annonces", "korean-coinche": "namu-coinche"}
+
+
+def profile_alias(text: str) -> tuple[str, str] | None:
+    """(old name, new profile) when the rules string ``text`` names an old profile, else None."""
+    first = text.split(";", 1)[0].strip().lower()
+    return (first, ALIASES[first]) if "=" not in first and first in ALIASES else None
+
+
+# One line on each profile, for the site's Rules filter and profile list (and docs/rules.md §8).
+PROFILE_DESCRIPTIONS: dict[str, str] = {
+    "ffb": "FFB classic Belote (2016): counter-clockwise, no announcements, 1000 points.",
+    "ffb-annonces": "FFB classic Belote with announcements (the best single meld scores).",
+    "ffb-coinche": "FFB Coinche: announcements, SA and TA, undertrumping free, FFB 2015 TA values.",
+    "ffb-contree": "FFB Contrée: no announcements, no SA/TA, a failed side's belote goes to the defence.",
+    "pagat-coinche": "Pagat's Coinche: only the contract is multiplied, 82 for a bid of 80, générale 500.",
+    "namu-classic": "Seed 000 (namu wiki), classic Belote: clockwise, the dealer speaks and leads, "
+                    "over 500 wins.",
+    "namu-annonces": "Seed 000 (namu wiki), Belote with announcements: team sums, melds apart from the "
+                     "contract, the trump run wins ties.",
+    "namu-coinche": "Seed 000 (namu wiki), Coinche: bids 80-160, coinche only on the bid just made, "
+                    "a coinche doubles what the takers make, over 2000 wins.",
+    "club-classic": "Seed 002 (a club's Belote): announcements after trick 1 with the cards won, "
+                    "follow suit or trump, four 10/K/Q 50, over 1000 wins.",
+    "sata-classic": "Seed 003, classic: SA and TA named in round 2, valet forcé, melds apart from the "
+                    "contract, no four nines.",
+    "sata-coinche": "Seed 003, Coinche: bids 80-180, capot 500, capot belote 750, générale 1000; a coinche "
+                    "ends the auction and doubles the contract only.",
+    "club-coinche": "Seed 004 (a club's Coinche): the dealer opens, bids from 82 by 10 or more, anyone "
+                    "coinches out of turn, no overtrump duty.",
 }
 
 

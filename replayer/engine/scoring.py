@@ -231,12 +231,16 @@ def trick_points(deal: FinishedDeal, rules: Rules) -> tuple[tuple[int, int], tup
 class _Sheet:
     """Working values of one deal, indexed by role: 0 takers, 1 defenders."""
 
-    __slots__ = ("points", "belote", "melds", "rounding", "adjust", "totals")
+    __slots__ = ("points", "belote", "melds", "rounding", "adjust", "totals", "tests")
 
-    def __init__(self, points: list[int], belote: list[int], melds: list[int], rounding: str) -> None:
+    def __init__(self, points: list[int], belote: list[int], melds: list[int], rounding: str,
+                 melds_in_contract: bool = True) -> None:
         self.points, self.belote, self.melds, self.rounding = points, belote, melds, rounding
         self.adjust = [0, 0]  # what rounding added per role
         self.totals = (points[0] + belote[0] + melds[0], points[1] + belote[1] + melds[1])  # Tot per role
+        # What decides the contract: Tot, or P + B where melds play no part (melds_in_contract=false:
+        # 000 "카드 점수가 과반인 82점 이상", 92 with a belote; 002 "선언 점수는 최종 계산과 무관하다").
+        self.tests = self.totals if melds_in_contract else (points[0] + belote[0], points[1] + belote[1])
 
     def rounded(self, role: int, value: int) -> int:
         if self.rounding == "none":
@@ -256,7 +260,7 @@ def score_deal(deal: FinishedDeal, rules: Rules) -> DealScore:
     bonus, points = trick_points(deal, rules)
     melds = _meld_outcome(deal, rules) if deal.melds else NO_MELDS
     sheet = _Sheet([points[t], points[d]], [deal.belote[t], deal.belote[d]], [melds.points[t], melds.points[d]],
-                   rules.rounding)
+                   rules.rounding, rules.melds_in_contract)
     if rules.game == "coinche":
         value, multiplier, hold = contract.contract_value(rules), contract.multiplier(rules), 0
         outcome, scores, formula = _score_coinche(deal, contract, rules, sheet, TEAMS[t], value, multiplier)
@@ -282,17 +286,26 @@ def _meld_outcome(deal: FinishedDeal, rules: Rules) -> MeldOutcome:
 def _score_classic(deal: FinishedDeal, rules: Rules, sheet: _Sheet,
                    takers: Team) -> tuple[Outcome, tuple[int, int], int, str]:
     tot_t, tot_d = sheet.totals
-    outcome = Outcome.MADE if tot_t > tot_d else Outcome.FAILED if tot_t < tot_d else Outcome.LITIGE
+    test_t, test_d = sheet.tests
+    outcome = Outcome.MADE if test_t > test_d else Outcome.FAILED if test_t < test_d else Outcome.LITIGE
     if outcome is Outcome.LITIGE and rules.tie != "litige":
         outcome = Outcome(rules.tie)
     if outcome is Outcome.MADE:
+        if rules.made_melds == "takers" and sheet.melds[1]:
+            # 000: the winning takers score "카드 조합 점수", the deal's melds, whichever side showed them.
+            moved = sheet.melds[1]
+            return outcome, (sheet.rounded(0, tot_t + moved), sheet.rounded(1, tot_d - moved)), 0, \
+                f"each side scores its total ({tot_t} - {tot_d}), the defence's melds {moved} to the takers"
         return outcome, (sheet.rounded(0, tot_t), sheet.rounded(1, tot_d)), 0, \
             f"each side scores its total ({tot_t} - {tot_d})"
     if outcome is Outcome.LITIGE:
+        # Melds outside the contract and never lost (002, 003) are no part of the hold: scored now.
+        aside = sheet.melds[0] if not rules.melds_in_contract and not rules.melds_lost_on_failure else 0
         # §9.7: the hold is rounded when it is created.
-        hold = round_points(tot_t, rules.rounding)
-        return outcome, (0, sheet.rounded(1, tot_d)), hold, \
-            f"tie {tot_t} - {tot_d}: defenders score {tot_d}, the takers' {tot_t} is held"
+        hold = round_points(tot_t - aside, rules.rounding)
+        kept = f", their melds {aside} scored now" if aside else ""
+        return outcome, (sheet.rounded(0, aside), sheet.rounded(1, tot_d)), hold, \
+            f"tie {test_t} - {test_d}: defenders score {tot_d}, the takers' {tot_t - aside} is held{kept}"
     defence_capot = deal.capot is takers.other
     base = rules.failure_base + (90 if defence_capot else 0)
     takers_score, defenders_score, formula = _failure_parts(rules, sheet, base)
@@ -312,9 +325,12 @@ def coinche_made(deal: FinishedDeal, contract: Contract, rules: Rules, tot_t: in
                  value: int | None = None) -> bool:
     """§7 coinche and §9.4: whether the contract is made (unrounded totals); ``value``:
     the contract value C, when the caller has it."""
-    if contract.generale:
-        return deal.tricks[contract.taker.index] == 8
-    if contract.capot:
+    if contract.generale or contract.capot:
+        # A capot belote or générale belote (003) also needs a belote of the takers: "Capot에 Belote도 선언".
+        if contract.belote and not deal.belote[contract.taker.index & 1]:
+            return False
+        if contract.generale:
+            return deal.tricks[contract.taker.index] == 8
         return deal.capot is contract.taker.team
     if value is None:
         value = contract.contract_value(rules)
@@ -325,22 +341,51 @@ def coinche_made(deal: FinishedDeal, contract: Contract, rules: Rules, tot_t: in
 def _score_coinche(deal: FinishedDeal, contract: Contract, rules: Rules, sheet: _Sheet, takers: Team,
                    c: int, m: int) -> tuple[Outcome, tuple[int, int], str]:
     """``c`` and ``m``: the contract value and the multiplier of §7."""
+    # No litige at coinche (§7 gives `tie` to classic only): a tie fails where the takers must beat the defence.
+    if rules.capot_contract_score == "value" and (contract.capot or contract.generale):
+        return _capot_contract_value(coinche_made(deal, contract, rules, *sheet.tests, c), rules, sheet, c, m)
+    if coinche_made(deal, contract, rules, *sheet.tests, c):
+        return (Outcome.MADE, *_coinche_made(deal, rules, sheet, takers, c, m))
+    # failure_contract=false (003: "방어측 점수=카드 점수 총합+선언"): the defence of a failed bid
+    # scores no contract value (a capot or générale keeps it: "방어측은 500+선언").
+    lost = c if rules.failure_contract or contract.capot or contract.generale else 0
+    return (Outcome.FAILED, *_coinche_failed(rules, sheet, lost, m))
+
+
+def _coinche_made(deal: FinishedDeal, rules: Rules, sheet: _Sheet, takers: Team,
+                  c: int, m: int) -> tuple[tuple[int, int], str]:
+    """A made coinche contract: (takers, defenders) and the formula, per ``multiplier_scope``."""
     tot_t, tot_d = sheet.totals
     b_t, b_d = sheet.belote
     a_t, a_d = sheet.melds
     scope = rules.multiplier_scope
-    # No litige at coinche (§7 gives `tie` to classic only): a tie fails where the takers must beat the defence.
-    if coinche_made(deal, contract, rules, tot_t, tot_d, c):
-        base = rules.failure_base + (90 if deal.capot is takers else 0)
-        if m == 1 or scope == "contract_only":
-            return Outcome.MADE, (sheet.rounded(0, tot_t) + c * m, sheet.rounded(1, tot_d)), \
-                f"takers {tot_t} + {c}x{m}, defenders {tot_d}"
-        made = sheet.rounded(0, base + a_t + a_d)
-        if scope == "whole":
-            return Outcome.MADE, ((made + c) * m + b_t, b_d), \
-                f"takers ({base} + melds {a_t + a_d} + {c}) x {m} + belote {b_t}, defenders belote {b_d}"
-        return Outcome.MADE, (made + c * m + b_t + b_d, 0), \
-            f"takers {base} + {c} x {m} + melds {a_t + a_d} + belote {b_t + b_d}, defenders 0"
+    if scope == "points_made":
+        # 000: "얻는 점수의 2배 (+ 수비 팀의 카드 조합 점수)": the takers' points and contract times M,
+        # plus the defence's melds; the defence keeps its cards (M = 1) or nothing, and its belote.
+        defenders = sheet.rounded(1, tot_d - a_d) if m == 1 else b_d
+        return ((sheet.rounded(0, tot_t) + c) * m + a_d, defenders), \
+            f"takers ({tot_t} + {c}) x {m} + defence melds {a_d}, defenders {defenders}"
+    if scope == "deal_scores":
+        # 004: "그 게임은 점수가 두 배가 된다": both scores of the deal, times M.
+        return ((sheet.rounded(0, tot_t) + c) * m, sheet.rounded(1, tot_d) * m), \
+            f"takers ({tot_t} + {c}) x {m}, defenders {tot_d} x {m}"
+    if m == 1 or scope == "contract_only":
+        return (sheet.rounded(0, tot_t) + c * m, sheet.rounded(1, tot_d)), \
+            f"takers {tot_t} + {c}x{m}, defenders {tot_d}"
+    base = rules.failure_base + (90 if deal.capot is takers else 0)
+    made = sheet.rounded(0, base + a_t + a_d)
+    if scope == "whole":
+        return ((made + c) * m + b_t, b_d), \
+            f"takers ({base} + melds {a_t + a_d} + {c}) x {m} + belote {b_t}, defenders belote {b_d}"
+    return (made + c * m + b_t + b_d, 0), \
+        f"takers {base} + {c} x {m} + melds {a_t + a_d} + belote {b_t + b_d}, defenders 0"
+
+
+def _coinche_failed(rules: Rules, sheet: _Sheet, c: int, m: int) -> tuple[tuple[int, int], str]:
+    """A failed coinche contract: (takers, defenders) and the formula, per ``multiplier_scope``."""
+    b_t, b_d = sheet.belote
+    a_t, a_d = sheet.melds
+    scope = rules.multiplier_scope
     kept = rules.belote_kept_on_failure
     # melds_lost_on_failure=false (§9.5): the takers keep their own melds, unmultiplied (FFB practice).
     lost = rules.melds_lost_on_failure
@@ -351,10 +396,36 @@ def _score_coinche(deal: FinishedDeal, contract: Contract, rules: Rules, sheet: 
     if scope == "whole":
         defenders = (made + c) * m + belotes
         formula = f"defenders ({rules.failure_base} + melds {defence_melds} + {c}) x {m} + belote {belotes}"
+    elif scope in ("points_made", "deal_scores"):
+        # 000: "162점 + 공약 점수 (+ 카드 조합 점수 + 블로트-르블로트) ... 얻는 점수의 2배"; 004: the
+        # deal's scores doubled (the takers' kept belote too).
+        defenders = (made + c + belotes) * m
+        formula = f"defenders ({rules.failure_base} + {c} + melds {defence_melds} + belote {belotes}) x {m}"
+        if scope == "deal_scores":
+            takers_score *= m
     else:
         defenders = made + c * m + belotes
         formula = f"defenders {rules.failure_base} + {c} x {m} + melds {defence_melds} + belote {belotes}"
-    return Outcome.FAILED, (takers_score, defenders), f"{formula}, takers {takers_score}"
+    return (takers_score, defenders), f"{formula}, takers {takers_score}"
+
+
+def _capot_contract_value(made: bool, rules: Rules, sheet: _Sheet, c: int,
+                          m: int) -> tuple[Outcome, tuple[int, int], str]:
+    """``capot_contract_score=value`` (003): a capot or générale contract, belote or not, scores
+    its value C in place of the card points ("공격측에 500+선언, 방어측은 선언만"; failed: "공격측은
+    보통 공약 실패했을때처럼, 방어측은 500+선언"); M multiplies C only (003: "공약만 2배"). Melds
+    and belotes go as on any contract."""
+    b_t, b_d = sheet.belote
+    a_t, a_d = sheet.melds
+    if made:
+        return Outcome.MADE, (c * m + a_t + b_t, a_d + b_d), \
+            f"takers {c} x {m} + melds {a_t} + belote {b_t}, defenders melds {a_d} + belote {b_d}"
+    kept, lost = rules.belote_kept_on_failure, rules.melds_lost_on_failure
+    takers = (b_t if kept else 0) + (0 if lost else a_t)
+    melds = a_d + (a_t if lost else 0)
+    belotes = b_d + (0 if kept else b_t)
+    return Outcome.FAILED, (takers, c * m + melds + belotes), \
+        f"defenders {c} x {m} + melds {melds} + belote {belotes}, takers {takers}"
 
 
 # --- a match --------------------------------------------------------------------
@@ -372,6 +443,8 @@ class MatchState:
                 raise ValueError("MatchState needs rules or a target")
             target = rules.target
         self.target = target
+        # match_end=exceed (000, 002, 004 "넘은"): a side must pass the target, not reach it.
+        self.exceed = rules is not None and rules.match_end == "exceed"
         self._totals = [0, 0]
         self.pending_litige = 0  # held points waiting for the next scored deal
         self.deals: list[DealScore] = []
@@ -404,10 +477,22 @@ class MatchState:
             assert beneficiary is not None
             self._totals[_team_index(beneficiary)] += self.pending_litige
             self.pending_litige = 0
-        self.winner = self._decide()
+        self.winner = self._decide(deal)
 
-    def _decide(self) -> Team | None:
+    def _decide(self, deal: DealScore) -> Team | None:
         ns, ew = self._totals
-        if max(ns, ew) < self.target or ns == ew:
+        if self.exceed:
+            if max(ns, ew) <= self.target:
+                return None
+            if ns == ew:  # 000: "양팀이 정한 점수를 초과했고, 동점이라면, 마지막 게임에서 승리한 팀이 ... 승리"
+                return _deal_winner(deal)  # a litige has no winner: play on
+        elif max(ns, ew) < self.target or ns == ew:
             return None  # equal totals at or over the target: play on
         return Team.NS if ns > ew else Team.EW
+
+
+def _deal_winner(deal: DealScore) -> Team | None:
+    """The side that won a deal: the takers of a made contract, the defence of a failed one."""
+    if deal.outcome is Outcome.MADE:
+        return deal.takers
+    return deal.defenders if deal.outcome is Outcome.FAILED else None

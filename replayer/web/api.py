@@ -53,8 +53,8 @@ def public(row: dict, *, drop: frozenset[str] = frozenset()) -> dict[str, Any]:
 def index():
     return jsonify(endpoints={
         "search": {"method": "GET", "url": link("api.records"),
-                   "parameters": ["text", "player", "event", "date_from", "date_to", "variant", "contract",
-                                  "validity", "sort", "order", "page", "per_page"]},
+                   "parameters": ["text", "player", "event", "date_from", "date_to", "variant", "profile",
+                                  "contract", "validity", "sort", "order", "page", "per_page"]},
         "record": {"method": "GET", "url": link("api.records") + "/<id>"},
         "validate": {"method": "POST", "url": link("api.validate_text"),
                      "body": "the text (text/plain), or JSON {\"text\": \"...\"}; nothing is stored"},

@@ -8,12 +8,13 @@ from typing import Any, Mapping
 from flask import Blueprint, current_app, render_template, request, send_from_directory, url_for
 
 from replayer.archive import SearchPage, SearchQuery
+from replayer.engine.rules import PROFILE_DESCRIPTIONS
 
 from .db import get_archive
 
 bp = Blueprint("archive", __name__)
 
-FILTERS = ("text", "player", "event", "date_from", "date_to", "variant", "contract", "validity")
+FILTERS = ("text", "player", "event", "date_from", "date_to", "variant", "profile", "contract", "validity")
 VARIANTS = ("belote", "coinche", "contree")
 VALIDITIES = (("", "valid or not"), ("valid", "valid only"), ("invalid", "with errors only"))
 # (sort key or None when the column does not sort, title, first click sorts descending?)
@@ -41,6 +42,13 @@ def query_args(args: Mapping[str, str]) -> dict[str, str]:
 def run_search(args: Mapping[str, str]) -> tuple[SearchQuery, SearchPage]:
     query = SearchQuery.from_args(query_args(args))
     return query, get_archive().search(query)
+
+
+@bp.app_context_processor
+def rules_profiles() -> dict[str, Any]:
+    """Every rules profile and its one-line description, for the archive filter and the
+    submit page's list (docs/rules.md §8)."""
+    return {"rules_profiles": tuple(PROFILE_DESCRIPTIONS.items())}
 
 
 @bp.get("/")

@@ -177,7 +177,7 @@ play
 
 MUST_UNDERTRUMP = """\
 [Dealer "S"]
-[Rules "korean-coinche"]
+[Rules "namu-coinche"]
 [Result "11-231"]
 
 hand N QS JS 9S 8S 8H QD 8D KC
@@ -220,6 +220,8 @@ CASES = [
      {('syntax-error', '5:8')}),
     ('bad-rules-tag', CLASSIC, [('[Rules "ffb-annonces"]', '[Rules "ffb-annonces; undertrump=sometimes"]')],
      {('result-mismatch', '3:1'), ('melds-not-played', '11:12'), ('bad-rules-tag', '2:1')}),
+    ('rules-alias', MUST_UNDERTRUMP, [('[Rules "namu-coinche"]', '[Rules "korean-coinche"]')],
+     {('rules-alias', '2:1')}),
     ('missing-dealer', CLASSIC, [('[Dealer "S"]\n', '')],
      {('missing-dealer', None)}),
     ('duplicate-card', CLASSIC, [('hand N 8H', 'hand N AS')],
@@ -268,6 +270,17 @@ CASES = [
      {('surcoinche-without-coinche', '9:32')}),
     ('surcoinche-by-defence', COINCHE, [('auction W:pass S:80TA E:pass N:pass W:pass', 'auction W:pass S:80TA E:coinche N:pass W:surcoinche')],
      {('result-mismatch', '3:1'), ('surcoinche-by-defence', '9:42')}),
+    # issue 11 (H1): the seed pages' auction rules and calls
+    ('coinche-not-right-after-bid', COINCHE, [('ffb-coinche"', 'ffb-coinche; coinche_right_after_bid=true"'), ('auction W:pass S:80TA E:pass N:pass W:pass', 'auction W:pass S:80TA E:pass N:pass W:coinche S:pass E:pass N:pass')],
+     {('result-mismatch', '3:1'), ('coinche-not-right-after-bid', '9:39')}),
+    ('surcoinche-not-right-after-coinche', COINCHE, [('ffb-coinche"', 'ffb-coinche; surcoinche_right_after_coinche=true"'), ('auction W:pass S:80TA E:pass N:pass W:pass', 'auction W:pass S:80TA E:coinche N:pass W:pass S:surcoinche')],
+     {('result-mismatch', '3:1'), ('surcoinche-not-right-after-coinche', '9:49')}),
+    ('capot-belote-not-played', COINCHE, [('S:80TA', 'S:capotbeloteTA')],
+     {('result-mismatch', '3:1'), ('capot-belote-not-played', '9:18')}),
+    ('generale-belote-not-played', COINCHE, [('S:80TA', 'S:generalebeloteTA')],
+     {('result-mismatch', '3:1'), ('generale-belote-not-played', '9:18')}),
+    ('belote-bid-without-trump', COINCHE, [('ffb-coinche"', 'ffb-coinche; capot_belote=750; belote_at_ta=false"'), ('S:80TA', 'S:capotbeloteTA'), ('E:QD belote', 'E:QD'), ('E:KD rebelote', 'E:KD')],
+     {('result-mismatch', '3:1'), ('belote-bid-without-trump', '9:18')}),
     ('auction-incomplete', COINCHE, [('E:pass N:pass W:pass\n', 'E:pass\n')],
      {('auction-incomplete', '9:25')}),
     ('play-after-void-deal', COINCHE, [('auction W:pass S:80TA E:pass N:pass W:pass', 'auction W:pass S:pass E:pass N:pass')],

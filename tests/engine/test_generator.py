@@ -13,11 +13,11 @@ from notation.record import Record
 from replayer.engine.bidding import new_bidding
 from replayer.engine.generator import (GeneratedDeal, deal_record, generate_deal, generate_match,
                                        generate_record, variant_of)
-from replayer.engine.melds import Meld, check_declaration
+from replayer.engine.melds import Meld, check_declaration, meld_cards
 from replayer.engine.play import PlayState
 from replayer.engine.rules import PROFILES, Rules
 from replayer.engine.scoring import Outcome, finished_deal, score_deal
-from replayer.engine.cardmasks import table
+from replayer.engine.cardmasks import mask_of, table
 
 DEALS_PER_PROFILE = 3000
 TAG_ORDER = ["Event", "Site", "Date", "Round", "Deal", "North", "East", "South", "West", "Dealer", "Variant",
@@ -52,9 +52,11 @@ def replay(deal: GeneratedDeal):
             state.push(entry.card, entry.declaration)
     assert state.is_over
     melds: dict[Seat, list[Meld]] = {}
+    first = state.tricks[0]
     for seat in SEATS:
         announced = [(a.kind, a.cards) for a in deal.announcements if a.seat is seat]
-        for meld in check_declaration(deal.hand(seat), announced, rules):
+        hand = meld_cards(mask_of(deal.hand(seat)), seat, first.plays, first.winner, rules)  # meld_cards (002)
+        for meld in check_declaration(hand, announced, rules):
             assert isinstance(meld, Meld), meld
             melds.setdefault(seat, []).append(meld)
     return score_deal(finished_deal(state, melds), rules)
@@ -104,8 +106,9 @@ def test_belote_is_said_on_the_trump_king_and_queen(generated):
             continue
         said = [(e.seat, e.card.suit, e.card.rank, e.declaration) for e in deal.plays if e.declaration]
         denomination = deal.contract.denomination
+        at_ta = denomination is Denomination.ALL_TRUMPS
         pairs = [(seat, suit) for seat in SEATS for suit in Suit
-                 if (denomination is Denomination.ALL_TRUMPS or denomination.suit is suit)
+                 if (at_ta and deal.rules.belote_at_ta or denomination.suit is suit)  # belote_at_ta (004)
                  and Card.of(Rank.KING, suit) in deal.hand(seat) and Card.of(Rank.QUEEN, suit) in deal.hand(seat)]
         for seat, suit in pairs:
             words = [(rank, word) for s, su, rank, word in said if s is seat and su is suit]
@@ -190,7 +193,8 @@ def test_coinche_record_has_an_auction():
 
 def test_variants():
     assert [variant_of(Rules.parse(p)) for p in PROFILES] == [
-        "belote", "belote", "coinche", "contree", "coinche", "belote", "coinche"]
+        "belote", "belote", "coinche", "contree", "coinche",
+        "belote", "belote", "coinche", "belote", "belote", "coinche", "coinche"]  # the seed profiles
 
 
 @pytest.mark.parametrize("profile, seed", [("ffb", 4), ("ffb", 2), ("korean-coinche", 4)])  # seed 2: a litige
