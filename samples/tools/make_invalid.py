@@ -12,15 +12,18 @@ import itertools
 import random
 from typing import Callable, Iterator
 
-from sample_kit import (CAFE, CLUB, COINCHE_CLUB, LEAGUE, E, N, S, W, Table, calls_of, card_index,
-                        declared_belote, deals, dress, file_text, find, head_comment, kinds, league_match,
-                        replace_play, set_tag, state_after, with_result)
+from sample_kit import (CAFE, CLUB, CLUB_002, CLUB_004, COINCHE_CLUB, LEAGUE, NAMU, NAMU_MATCH, SATA, SEOUL, E, N, S,
+                        W, Table, calls_of, card_index, declared_belote, deals, dress, exact_target, file_text,
+                        find, head_comment, kinds, league_match, namu_match, replace_play, set_tag, state_after,
+                        with_result)
 
 from notation.values import PASS, Call, CallKind, Card, Denomination, Seat
 from notation.parser import parse
 from notation.record import Announcement, CallEntry, Claim, MeldKind, Record
 from replayer.engine.bidding import AuctionState
 from replayer.engine.claims import claim_holds
+from replayer.engine.melds import find_melds
+from replayer.engine.play import PlayState
 from replayer.check.findings import CATALOGUE, Finding
 from replayer.engine.generator import GeneratedDeal, generate_deal
 from replayer.check.matches import check_matches
@@ -138,15 +141,27 @@ def illegal_swaps(record: Record) -> Iterator[tuple[Record, str, tuple[int, int]
                 yield swapped, found[0].rule, first
 
 
-def illegal_play(profile: str, rule: str, start: int = 0) -> tuple[Record, tuple[int, int]]:
+def illegal_play(profile: str, rule: str, start: int = 0, table: Table = CLUB,
+                 wanted: Callable[[PlayState, Seat], bool] | None = None) -> tuple[Record, tuple[int, int]]:
+    """The first swap (in seed order) that breaks ``rule`` alone; ``wanted``, given the play just
+    before the illegal card and the seat that plays it, picks among such swaps."""
     for seed in itertools.count(start):
         deal = generate_deal(random.Random(seed), Rules.parse(profile), N)
         if deal.contract is None:
             continue
-        for swapped, found, place in illegal_swaps(dress(deal, CLUB)):
-            if found == rule:
+        record = dress(deal, table)
+        for swapped, found, place in illegal_swaps(record):
+            if found == rule and (wanted is None or wanted(*_before(record, *place))):
                 return swapped, place
     raise LookupError(rule)
+
+
+def _before(record: Record, trick: int, position: int) -> tuple[PlayState, Seat]:
+    """The play of a clean record just before the card at (trick, position), and its seat."""
+    state = state_after(record, trick - 1)
+    for entry in record.tricks[trick - 1].plays[:position - 1]:
+        state.push(entry.card, entry.declaration)
+    return state, record.tricks[trick - 1].plays[position - 1].seat
 
 
 def revoke() -> Invalid:
@@ -404,6 +419,249 @@ def dealer_rotation() -> Invalid:
                    "the third deal is dealt by East instead of South (the fourth is then out of turn too)")
 
 
+# The seed pages' rules (docs/seeds.md): each fault breaks a rule of one page's profile.
+
+def _replace_call(record: Record, index: int, call: Call) -> Record:
+    calls = list(record.auction)
+    calls[index] = dataclasses.replace(calls[index], call=call)
+    return _auction_with(record, calls)
+
+
+def coinche_not_right_after_bid() -> Invalid:
+    """namu-coinche: a coinche of a bid that two passes already followed."""
+    for deal in deals("namu-coinche", E, 10):
+        calls = calls_of(deal)
+        if deal.contract is None or deal.contract.doubling or len(calls) < 5:
+            continue
+        record = dress(deal, NAMU)
+        late = len(calls) - 1  # the third pass after the last bid: the bidder's right-hand opponent
+        entries = list(record.auction)[:late] + [dataclasses.replace(record.auction[late], call=Call(CallKind.COINCHE))]
+        changed = _auction_with(record, _close(record, entries))
+        if _only(changed, "coinche-not-right-after-bid"):
+            changed = head_comment(changed, "바로 이전 플레이어(상대 팀)가 내건 공약에 대해서만 쿠앙슈를 선언할 수 있다: "
+                                   "a coinche only on the bid just made, not after two passes.")
+            return Invalid(file_text([changed]), (Expect("coinche-not-right-after-bid", ("call", 0, late)),),
+                           "namu-coinche: a coinche after two passes followed the bid")
+    raise LookupError("coinche-not-right-after-bid")
+
+
+def surcoinche_not_right_after_coinche() -> Invalid:
+    """namu-coinche: the bidder surcoinches after two passes followed the coinche."""
+    for deal in deals("namu-coinche", S, 10):
+        calls = calls_of(deal)
+        if deal.contract is None or deal.contract.doubling != 1 or calls[-4].kind is not CallKind.COINCHE:
+            continue
+        record = dress(deal, NAMU)
+        late = len(calls) - 1  # the third pass after the coinche: the bidder's
+        entries = list(record.auction)[:late] + [dataclasses.replace(record.auction[late],
+                                                                     call=Call(CallKind.SURCOINCHE))]
+        changed = _auction_with(record, _close(record, entries))
+        if _only(changed, "surcoinche-not-right-after-coinche"):
+            changed = head_comment(changed, "쿠앙슈를 선언하고 바로 다음에: a surcoinche only right after the "
+                                   "coinche, not two passes later.")
+            return Invalid(file_text([changed]), (Expect("surcoinche-not-right-after-coinche", ("call", 0, late)),),
+                           "namu-coinche: a surcoinche after two passes followed the coinche")
+    raise LookupError("surcoinche-not-right-after-coinche")
+
+
+def _slam_rewritten(profile: str, kind: CallKind, new: CallKind, rule: str, about: str, comment: str,
+                    wanted: Callable[[GeneratedDeal], bool] = lambda d: True, table: Table = NAMU) -> Invalid:
+    """The call that made a contract of ``kind`` rewritten as a ``new`` call of its denomination."""
+    for deal in deals(profile, W):
+        if deal.contract is None or not wanted(deal):
+            continue
+        calls = calls_of(deal)
+        index = max((i for i, call in enumerate(calls) if call.kind is kind), default=None)
+        if index is None or calls[index].denomination is not deal.contract.denomination:
+            continue
+        record = dress(deal, table)
+        changed = _replace_call(record, index, Call(new, calls[index].denomination))
+        if _only(changed, rule):
+            changed = head_comment(changed, comment)
+            return Invalid(file_text([changed]), (Expect(rule, ("call", 0, index)),), about)
+    raise LookupError(rule)
+
+
+def belote_at_ta() -> Invalid:
+    """club-coinche (belote_at_ta=false): belote and rebelote said at TA on a king and queen."""
+    for deal in deals("club-coinche", N, 20):
+        if deal.contract is None or deal.contract.denomination is not Denomination.ALL_TRUMPS:
+            continue
+        record = dress(deal, CLUB_004)
+        for seat in (N, E, S, W):
+            hand = set(record.hand(seat))
+            for suit in "SHDC":
+                pair = [Card.parse(rank + suit) for rank in "KQ"]
+                if not set(pair) <= hand:
+                    continue
+                places = sorted(card_index(record, card) for card in pair)
+                changed = replace_play(record, *places[0], declaration="belote")
+                changed = with_result(replace_play(changed, *places[1], declaration="rebelote"))
+                expected = tuple(Expect("belote-without-king-queen", ("card", 0, *place)) for place in places)
+                if sorted(f.rule for f in findings_after(changed)) == [e.rule for e in expected]:
+                    changed = head_comment(changed, "이 두 가지로 경매한 경우 게임 도중 블로트를 선언할 수 없다: "
+                                           "no belote at SA or TA.")
+                    return Invalid(file_text([changed]), expected,
+                                   "club-coinche (belote_at_ta=false): belote and rebelote said at TA")
+    raise LookupError("belote at TA")
+
+
+def meld_after_trick1() -> Invalid:
+    """club-classic (meld_cards=after_trick1): a run announced with a card played in trick 1 and lost."""
+    rules = Rules.parse("club-classic")
+    for deal in deals("club-classic", E, 10):
+        if deal.contract is None or deal.announcements:
+            continue
+        record = dress(deal, CLUB_002)
+        first = record.tricks[0]
+        for entry in first.plays:
+            runs = [m for m in find_melds(record.hand(entry.seat), rules)
+                    if not m.is_carre and entry.card in m.cards]
+            if not runs:
+                continue
+            claimed = Announcement(entry.seat, runs[0].kind, runs[0].cards,
+                                   comments=(f"{entry.card} was played in trick 1 and lost",))
+            changed = with_result(dataclasses.replace(record, announcements=(claimed,)))
+            if _only(changed, "announcement-not-held"):
+                changed = head_comment(changed, "첫 트릭이 끝난 뒤 ... 자신의 패 일부와 첫 트릭으로 획득한 카드: "
+                                       "melds are shown after trick 1, from the cards then held.")
+                return Invalid(file_text([changed]), (Expect("announcement-not-held", ("announce", 0, 0)),),
+                               "club-classic (meld_cards=after_trick1): a run announced with a card played "
+                               "in trick 1 and lost")
+    raise LookupError("meld after trick 1")
+
+
+def carre_of_nines() -> Invalid:
+    """sata-classic (carre_nines=0): four nines announced."""
+    nines = tuple(Card.parse("9" + suit) for suit in "SHDC")
+    for deal in deals("sata-classic", S):
+        if deal.contract is None:
+            continue
+        record = dress(deal, SATA)
+        seat = next((s for s in (N, E, S, W) if set(nines) <= set(record.hand(s))), None)
+        if seat is None:
+            continue
+        claimed = Announcement(seat, MeldKind.CARRE, nines)
+        announcements = tuple(a for a in record.announcements if a.seat is not seat) + (claimed,)
+        changed = with_result(dataclasses.replace(record, announcements=announcements))
+        if _only(changed, "announcement-wrong-kind"):
+            changed = head_comment(changed, "Quad Jacks 200, Quad Aces 100, Quad Tens/Kings/Queens 50: "
+                                   "no carré of nines in 003.")
+            index = len(announcements) - 1
+            return Invalid(file_text([changed]), (Expect("announcement-wrong-kind", ("announce", 0, index)),),
+                           "sata-classic (carre_nines=0): a carré of nines announced")
+    raise LookupError("carre of nines")
+
+
+def _holds_led_suit(state: PlayState, seat: Seat) -> bool:
+    led = state.current_trick[0][1].suit
+    return any(card.suit is led for card in state.hand(seat))
+
+
+def _partner_winning(state: PlayState, seat: Seat) -> bool:
+    winner = state.current_winner
+    return winner is not None and winner[0] is seat.partner
+
+
+def _trumps_led(state: PlayState, seat: Seat) -> bool:
+    return bool(state.current_trick) and state.current_trick[0][1].suit is state.contract.trump
+
+
+def club_classic_undertrump() -> Invalid:
+    """club-classic (follow_or_trump=true): holding the suit led, a trump instead, but under
+    an opponent's trump although a higher one is held."""
+    record, (trick, position) = illegal_play("club-classic", "must-overtrump", table=CLUB_002,
+                                             wanted=lambda st, seat: _holds_led_suit(st, seat)
+                                             and st.contract.trump is not None)
+    record = head_comment(record, "같은 문양의 카드를 내야하며 으뜸패를 내도 된다 ... 그 트릭에 이미 으뜸패가 나왔다면 "
+                          "무조건 그것보다 높은 으뜸패를 내야한다: a trump may replace the suit led, but it must go "
+                          "over a trump already played.")
+    return Invalid(file_text([record]), (Expect("must-overtrump", ("card", 0, trick, position)),),
+                   "club-classic (follow_or_trump=true): a trump instead of the suit led, under a trump in "
+                   "the trick although a higher one is held")
+
+
+def club_coinche_must_trump() -> Invalid:
+    """club-coinche (must_overtrump=false, partner_exemption=false): void, partner winning: still trump."""
+    record, (trick, position) = illegal_play("club-coinche", "must-trump", table=CLUB_004,
+                                             wanted=_partner_winning)
+    record = head_comment(record, "같은 문양의 카드가 없다면 무조건 으뜸패를 내야 한다: void in the suit led, a "
+                          "trump is due even when the partner is winning (any trump will do).")
+    return Invalid(file_text([record]), (Expect("must-trump", ("card", 0, trick, position)),),
+                   "club-coinche (no partner exemption, must_overtrump=false): a discard while the partner wins "
+                   "the trick and a trump is held")
+
+
+def sata_trump_lead() -> Invalid:
+    """sata-classic (trump_lead_must_beat=false): trumps led, a trump is due (any trump), not a discard."""
+    record, (trick, position) = illegal_play("sata-classic", "must-follow", table=SATA, wanted=_trumps_led)
+    record = head_comment(record, "선과 같은 짝패의 카드가 있으면 해당 짝패의 카드 중 하나를 내야 한다: trumps led, any "
+                          "trump will do, but a trump it must be.")
+    return Invalid(file_text([record]), (Expect("must-follow", ("card", 0, trick, position)),),
+                   "sata-classic (trump_lead_must_beat=false): trumps led, a discard although a trump is held")
+
+
+def call_after_closing_coinche() -> Invalid:
+    """club-coinche (coinche_closes=true): a pass after the coinche that ended the auction."""
+    record = base("club-coinche", lambda d: calls_of(d)[-1].kind is CallKind.COINCHE, dealer=S, table=CLUB_004)
+    calls = list(record.auction)
+    seat = calls[-1].seat.next(Rules.parse(record.tag("Rules")).clockwise)
+    calls.append(CallEntry(PASS, seat))
+    changed = head_comment(_auction_with(record, calls), "누군가가 퀘시를 선언했다면 경매는 즉시 종료되고: the "
+                           "coinche ended the auction.")
+    return Invalid(file_text([changed]), (Expect("call-after-auction-closed", ("call", 0, len(calls) - 1)),),
+                   "club-coinche (coinche_closes=true): a call after the coinche that ended the auction")
+
+
+def match_exceed() -> Invalid:
+    """namu-classic (match_end=exceed): the match of 18-namu-match, where a side stands at exactly
+    500 (no finding: play goes on), plus one more deal after a side passed 500."""
+    match = namu_match()
+    records = list(match.records)
+    dealer = match.deals[-1].dealer.next(Rules.parse("namu-classic").clockwise)
+    extra = find("namu-classic", lambda d: True, dealer=dealer, start=500)
+    records.append(dress(extra, NAMU_MATCH, deal_number=len(records) + 1, score_before=match.totals))
+    at = exact_target(match)
+    records[at] = head_comment(records[at], f"{records[at].tag('Score')}: 500 is not over 500, the match goes on.")
+    return Invalid(file_text(records), (Expect("match-over", ("record", len(records) - 1)),),
+                   "namu-classic (match_end=exceed): a side at exactly 500 plays on (no finding); a deal "
+                   "after a side passed 500 is match-over")
+
+
+def melds_decide_the_contract() -> Invalid:
+    """namu-annonces (melds_in_contract=false): a Result written as if the takers' melds had made
+    the contract (the old korean scoring)."""
+    for deal in deals("namu-annonces", W, 100):
+        if deal.contract is None or deal.score.outcome is not Outcome.FAILED:
+            continue
+        record = dress(deal, NAMU)
+        old = with_result(set_tag(record, "Rules", "namu-annonces; melds_in_contract=true"))
+        if old.result == record.result:
+            continue
+        changed = set_tag(record, "Result", old.tag("Result"))
+        if _only(changed, "result-mismatch"):
+            changed = head_comment(changed, "공격 팀의 승리 조건은 팀이 획득한 카드 점수가 과반인 82점 이상: the "
+                                   f"takers fail on card points; the Result {old.tag('Result')} counts their "
+                                   "melds toward the contract.")
+            return Invalid(file_text([changed]), (Expect("result-mismatch", ("tag", 0, "Result")),),
+                           "namu-annonces (melds_in_contract=false): a Result that lets the takers' melds "
+                           "make the contract")
+    raise LookupError("melds decide the contract")
+
+
+def rules_alias() -> Invalid:
+    """Records naming the old profiles: checked as the seed profiles they now stand for."""
+    records = []
+    for number, (old, profile, dealer) in enumerate((("korean", "namu-annonces", N),
+                                                     ("korean-coinche", "namu-coinche", E)), 1):
+        deal = find(profile, lambda d: d.score.outcome is Outcome.MADE, dealer=dealer, start=300)
+        record = set_tag(dress(deal, SEOUL, round_=str(number)), "Rules", old)
+        records.append(head_comment(record, f"{old} is an old name of {profile}."))
+    return Invalid(file_text(records), tuple(Expect("rules-alias", ("tag", i, "Rules")) for i in range(2)),
+                   "records naming the old profiles korean and korean-coinche (a note, no fault: checked as "
+                   "namu-annonces and namu-coinche)")
+
+
 # Syntax errors: the canonical text of a clean deal with one word broken.
 
 def _edit(text: str, old: str, new: str) -> str:
@@ -494,6 +752,31 @@ INVALID: dict[str, Callable[[], Invalid]] = {
     "taking-turned-suit": taking_turned_suit,
     "match-over": match_over,
     "dealer-rotation": dealer_rotation,
+    "coinche-not-right-after-bid": coinche_not_right_after_bid,
+    "surcoinche-not-right-after-coinche": surcoinche_not_right_after_coinche,
+    "capot-belote-not-played": lambda: _slam_rewritten(
+        "namu-coinche", CallKind.CAPOT, CallKind.CAPOT_BELOTE, "capot-belote-not-played",
+        "namu-coinche (capot_belote=0): a capot belote bid",
+        "Capot Belote is a bid of page 003, not of 000's Coinche."),
+    "generale-belote-not-played": lambda: _slam_rewritten(
+        "namu-coinche", CallKind.GENERALE, CallKind.GENERALE_BELOTE, "generale-belote-not-played",
+        "namu-coinche (generale_belote=0): a générale belote bid",
+        "Générale Belote is a bid of page 003, not of 000's Coinche."),
+    "belote-bid-without-trump": lambda: _slam_rewritten(
+        "sata-coinche", CallKind.BID, CallKind.CAPOT_BELOTE, "belote-bid-without-trump",
+        "sata-coinche: a capot belote at sans atout, where no belote exists",
+        "Capot Belote: Capot에 Belote도 선언 (a capot and a belote), and at SA no belote exists.",
+        lambda d: d.contract.denomination is Denomination.NO_TRUMPS and not d.contract.doubling, SATA),
+    "belote-at-ta": belote_at_ta,
+    "meld-after-trick1": meld_after_trick1,
+    "carre-of-nines": carre_of_nines,
+    "follow-or-trump-undertrump": club_classic_undertrump,
+    "no-partner-exemption": club_coinche_must_trump,
+    "trump-lead-any-trump": sata_trump_lead,
+    "call-after-closing-coinche": call_after_closing_coinche,
+    "match-exceed": match_exceed,
+    "melds-decide-the-contract": melds_decide_the_contract,
+    "rules-alias": rules_alias,
 }
 
 

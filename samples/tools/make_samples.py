@@ -24,11 +24,12 @@ from pathlib import Path
 from typing import Callable
 
 from make_invalid import INVALID, expected_lines, findings_of, render_expected
-from sample_kit import (CAFE, CLUB, COINCHE_CLUB, FRENCH_SEATS, LENIENT_SOURCES, ONLINE, ROOT, SEOUL, E, N, S, W,
-                        calls_of, claim_point, comment_trick, declared_belote, deals, dress, file_text, find,
-                        head_comment, kinds, league_match, lenient_text, mark_call, mark_card, set_tag,
-                        strip_seats, with_result)
-from notation.values import CallKind, Denomination
+from sample_kit import (CAFE, CLUB, CLUB_002, CLUB_004, COINCHE_CLUB, FRENCH_SEATS, LENIENT_SOURCES, NAMU, ONLINE,
+                        ROOT, SATA, SEOUL, E, N, S, W, calls_of, claim_point, coinche_out_of_turn, comment_trick,
+                        declared_belote, deals, dress, exact_target, file_text, find, head_comment, kinds,
+                        league_match, lenient_text, mark_call, mark_card, meld_sums, namu_match, set_tag,
+                        strip_seats, trumped_instead_of_following, with_result)
+from notation.values import CallKind, Denomination, Rank
 from notation.parser import parse_record
 from notation.record import Announcement, Claim, MeldKind, Record
 from notation.writer import write_record
@@ -255,15 +256,186 @@ def partial() -> list[Record]:
 
 
 def other_profiles() -> list[Record]:
-    korean = find("korean", lambda d: d.score.outcome is Outcome.MADE and d.announcements)
+    # The korean record keeps its Rules tag: korean is now an old name, an alias of namu-annonces
+    # (docs/seeds.md); the record reads as namu-annonces with the info finding rules-alias.
+    korean = find("namu-annonces", lambda d: d.score.outcome is Outcome.MADE and d.announcements)
     pagat = find("pagat-coinche", lambda d: d.announcements and d.contract.doubling == 0
                  and d.score.outcome is Outcome.MADE, dealer=S)
-    first = head_comment(dress(korean, SEOUL),
+    first = head_comment(set_tag(dress(korean, SEOUL), "Rules", OLD_NAME),
                          "Korean rules: play goes clockwise, the dealer speaks and leads first, "
                          "melds compare team sums.")
     second = head_comment(dress(pagat, ONLINE, round_="3"),
                           "Pagat coinche: only the contract is multiplied; an 80 needs 82.")
     return [first, second]
+
+
+OLD_NAME = "korean"  # sample 15's Rules tag, as it was written before the seed profiles
+
+
+# --- the seed pages (docs/seeds.md): one file per page, a record or more per profile ---
+
+def _sides(deal: GeneratedDeal) -> str:
+    ns, ew = deal.score.scores
+    return f"{ns}-{ew}"
+
+
+def namu() -> list[Record]:
+    """000 (namu wiki): its three games, each record showing a rule of the page."""
+    classic = find("namu-classic", lambda d: d.score.outcome is Outcome.MADE and declared_belote(d)
+                   and CallKind.TAKE in kinds(d))
+    tie = find("namu-annonces", lambda d: meld_sums(d)[0] == meld_sums(d)[1] > 0 and d.score.meld_team is not None,
+               dealer=E)
+    aside = find("namu-annonces", lambda d: d.score.outcome is Outcome.FAILED and _melds_would_make(d), dealer=S)
+    coinched = find("namu-coinche", lambda d: d.contract.doubling == 1 and d.score.outcome is Outcome.MADE
+                    and d.score.meld_team is d.contract.taker.team.other, dealer=W)
+    cancelled = find("namu-coinche", _surcoinche_cancelled)
+    records = [
+        head_comment(dress(classic, NAMU, round_="1"),
+                     "namu-classic: 딜러를 맡은 플레이어부터 시계 방향으로 (from the dealer, clockwise): the dealer "
+                     "speaks first and leads trick 1, play goes clockwise; a belote said, the contract made."),
+        head_comment(dress(tie, NAMU, round_="2"),
+                     "namu-annonces: 같은 점수의 카드 조합이라면, 으뜸패로 이루어진 연속된 카드의 조합이 더 우선된다 "
+                     f"(equal melds: the run in trumps wins). {_meld_words(tie)}: equal sums, and only "
+                     f"{tie.score.meld_team}'s run is in trumps, so {tie.score.meld_team} scores its melds."),
+        head_comment(dress(aside, NAMU, round_="3"),
+                     "namu-annonces: 공격 팀의 승리 조건은 팀이 획득한 카드 점수가 과반인 82점 이상 (the takers "
+                     f"need a majority of the card points, 92 with a belote). {_fail_words(aside)}"),
+        head_comment(dress(coinched, NAMU, round_="4"),
+                     "namu-coinche: 쿠앙슈 선언이 유효할 경우 : 얻는 점수의 2배 (+ 수비 팀의 카드 조합 점수) (coinched: "
+                     "twice what the takers make, plus the defence's melds). "
+                     f"Score: {coinched.score.formula}: {_sides(coinched)}."),
+        head_comment(dress(cancelled, NAMU, round_="5"),
+                     "namu-coinche: 쉬르쿠앙슈 선언 후 누군가가 다른 공약을 선언하면 무효화된다 (a bid after the "
+                     "surcoinche cancels it): the coinche and the surcoinche are gone, the last bid is played "
+                     "undoubled."),
+    ]
+    return records
+
+
+def _melds_would_make(deal: GeneratedDeal) -> bool:
+    """The takers fail on card points and belote, although their melds would have carried them."""
+    takers = deal.contract.taker.team
+    mine, theirs = deal.score.side(takers), deal.score.side(takers.other)
+    melds = meld_sums(deal)[0 if takers.value == "NS" else 1]
+    return (deal.score.meld_team is takers and mine.points + mine.belote <= theirs.points + theirs.belote
+            < mine.points + mine.belote + melds)
+
+
+def _fail_words(deal: GeneratedDeal) -> str:
+    takers = deal.contract.taker.team
+    mine, theirs = deal.score.side(takers), deal.score.side(takers.other)
+    melds = meld_sums(deal)[0 if takers.value == "NS" else 1]
+    return (f"The takers ({takers}) make {mine.points} + belote {mine.belote} against {theirs.points} + "
+            f"{theirs.belote}: failed, although their melds ({melds}) would have carried them; "
+            f"the defence scores {deal.score.defenders_score}.")
+
+
+def _meld_words(deal: GeneratedDeal) -> str:
+    return " against ".join(f"{seat.full_name} {meld}" for seat, melds in deal.melds for meld in melds)
+
+
+def _surcoinche_cancelled(deal: GeneratedDeal) -> bool:
+    calls = calls_of(deal)
+    return any(call.kind is CallKind.SURCOINCHE and any(c.kind is CallKind.BID for c in calls[i + 1:])
+               for i, call in enumerate(calls))
+
+
+def namu_whole_match() -> list[Record]:
+    """A namu-classic match: a side stands at exactly 500 and the match goes on (it must pass 500)."""
+    match = namu_match()
+    at = exact_target(match)
+    records = list(match.records)
+    records[0] = head_comment(records[0], "namu-classic match: 500점을 넘은 팀이 있을 경우 모든 게임은 종료된다 "
+                              "(the match ends when a side is over 500).")
+    records[at] = head_comment(records[at], f"The match stands at {records[at].tag('Score')}: 500 is not over "
+                               "500 (match_end=exceed), so play goes on.")
+    records[-1] = head_comment(records[-1], f"End of the match: {match.totals[0]}-{match.totals[1]}, "
+                               f"{match.winner} win.")
+    return records
+
+
+def club_classic() -> list[Record]:
+    """002 (a club's Belote): melds after trick 1 with the cards won in it, follow or trump."""
+    made = find("club-classic", lambda d: d.score.outcome is Outcome.MADE and trumped_instead_of_following(d)
+                and _won_card_meld(d) is not None)
+    failed = find("club-classic", lambda d: d.score.outcome is Outcome.FAILED
+                  and d.score.meld_team is d.contract.taker.team, dealer=E)
+    record = dress(made, CLUB_002, round_="1")
+    seat, card = _won_card_meld(made)
+    record = head_comment(record, "club-classic: 딜러 왼쪽의 플레이어 (the dealer's left-hand player) speaks "
+                          "first, the dealer leads. 자신의 패 일부와 첫 트릭으로 획득한 카드 중 일부 (melds from "
+                          f"the hand and the cards won in trick 1): {seat.full_name} announces with {card}, "
+                          "won in trick 1.")
+    number, position = trumped_instead_of_following(made)
+    record = mark_card(record, number, position, None, "같은 문양의 카드를 내야하며 으뜸패를 내도 된다: "
+                       "a trump, although this hand holds the suit led (follow_or_trump)")
+    second = head_comment(dress(failed, CLUB_002, round_="2"),
+                          "club-classic: 선언 점수는 최종 계산과 무관하다 (melds play no part in the final "
+                          "count): the takers fail, keep their melds and lose the rest "
+                          f"({_sides(failed)}).")
+    return [record, second]
+
+
+def _won_card_meld(deal: GeneratedDeal) -> tuple | None:
+    """(seat, card) of an announced card the seat was not dealt (it won it in trick 1)."""
+    for announcement in deal.announcements:
+        for card in announcement.cards:
+            if card not in deal.hand(announcement.seat):
+                return announcement.seat, card
+    return None
+
+
+def sata() -> list[Record]:
+    """003: SA and TA in the classic game, valet forcé; the Coinche of the page."""
+    forced = find("sata-classic", lambda d: d.turned.rank is Rank.JACK and len(d.calls) == 4
+                  and d.calls[-1].seat is d.dealer and d.score.outcome is Outcome.MADE)
+    all_trumps = find("sata-classic", lambda d: d.contract.denomination is Denomination.ALL_TRUMPS
+                      and d.score.outcome is Outcome.MADE, dealer=E)
+    closing = find("sata-coinche", lambda d: calls_of(d)[-1].kind is CallKind.COINCHE
+                   and d.score.outcome is Outcome.MADE and any(s.rounding for s in (d.score.ns, d.score.ew)),
+                   dealer=S)
+    belote = find("sata-coinche", lambda d: d.contract.belote and d.score.outcome is Outcome.MADE)
+    return [
+        head_comment(dress(forced, SATA, round_="1"),
+                     "sata-classic: valet forcé. A jack is turned: the dealer may not pass in round 1, and takes."),
+        head_comment(dress(all_trumps, SATA, round_="2"),
+                     "sata-classic: tout atout (TA) named in round 2."),
+        head_comment(dress(closing, SATA, round_="3"),
+                     "sata-coinche: Coinche를 선언할 수 있는데 공약을 더이상 걸 수 없고 그 시점에서 바로 끝난다 "
+                     "(the coinche ends the auction); only the contract is doubled, and the scores are rounded "
+                     f"at the units (첫자리에서 반올림): {_sides(closing)}."),
+        head_comment(dress(belote, SATA, round_="4"),
+                     f"sata-coinche: Capot Belote, {belote.contract.contract_value(belote.rules)}: every trick "
+                     f"and the takers' belote, coinched. Score: {belote.score.formula}."),
+    ]
+
+
+def club_coinche() -> list[Record]:
+    """004 (a club's Coinche): the dealer opens, anyone coinches, no belote at TA."""
+    coinched = find("club-coinche", lambda d: coinche_out_of_turn(d) is not None and d.score.outcome is Outcome.MADE)
+    all_trumps = find("club-coinche", lambda d: d.contract.denomination is Denomination.ALL_TRUMPS
+                      and _kq_pair(d) is not None, dealer=W)
+    seat, suit = _kq_pair(all_trumps)
+    first = dress(coinched, CLUB_004, round_="1")
+    index = coinche_out_of_turn(coinched)
+    first = mark_call(first, index, None, "누구든지 차례와 무관하게 (anyone, out of turn): the auction ends here")
+    return [
+        head_comment(first, "club-coinche: 딜러부터 경매를 시작한다 (the dealer opens the auction); 퀘시를 선언했다면 "
+                     "경매는 즉시 종료되고 (a coinche ends the auction); 그 게임은 점수가 두 배가 된다 (the deal's "
+                     f"scores double): {_sides(coinched)}."),
+        head_comment(dress(all_trumps, CLUB_004, round_="2"),
+                     "club-coinche: 이 두 가지로 경매한 경우 게임 도중 블로트를 선언할 수 없다 (no belote at SA or "
+                     f"TA): {seat.full_name} holds K{suit} Q{suit} and says nothing."),
+    ]
+
+
+def _kq_pair(deal: GeneratedDeal) -> tuple | None:
+    for seat in (N, E, S, W):
+        hand = deal.hand(seat)
+        for suit in "SHDC":
+            if {str(c) for c in hand} >= {"K" + suit, "Q" + suit}:
+                return seat, suit
+    return None
 
 
 VALID: dict[str, Callable[[], list[Record]]] = {
@@ -282,6 +454,11 @@ VALID: dict[str, Callable[[], list[Record]]] = {
     "13-comments": commented,
     "14-partial": partial,
     "15-korean-pagat": other_profiles,
+    "17-namu": namu,
+    "18-namu-match": namu_whole_match,
+    "19-club-classic": club_classic,
+    "20-sata": sata,
+    "21-club-coinche": club_coinche,
 }
 
 

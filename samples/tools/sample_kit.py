@@ -20,7 +20,8 @@ from replayer.engine.claims import claim_holds  # noqa: E402
 from replayer.engine.generator import GeneratedDeal, GeneratedMatch, deal_record, generate_deal, generate_match  # noqa: E402
 from replayer.engine.play import PlayState  # noqa: E402
 from replayer.engine.rules import Rules  # noqa: E402
-from replayer.engine.scoring import Outcome  # noqa: E402
+from replayer.engine.bidding import AuctionState  # noqa: E402
+from replayer.engine.scoring import MatchState, Outcome  # noqa: E402
 from replayer.check.validator import validate  # noqa: E402
 
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
@@ -78,6 +79,16 @@ COINCHE_CLUB = Table("Coinche-club de Montpellier, championnat d'hiver", "Montpe
 ONLINE = Table("Online friendly (Discord)", "Internet", "2025.12.28",
                ("Sam Carter", "Priya Nair", "Tom Becker", "Julie Petit"))
 SEOUL = Table("Seoul Belote Meetup", "Seoul", "2026.04.11", ("Kim Min-jun", "Lee Seo-yeon", "Park Ji-ho", "Choi Yuna"))
+# The seed pages' tables (docs/seeds.md): dated before SEOUL's 2026.04.11, which stays the newest sample,
+# and with events in Hangul, which sort after the other samples' events.
+NAMU = Table("나무 블로트의 밤 (Namu Belote Night)", "Seoul", "2026.03.24",
+             ("Jung Ha-eun", "Kang Do-yun", "Yoon Seo-ah", "Han Ji-woo"))
+CLUB_002 = Table("부산 블로트 클럽, 봄 리그 (Busan Belote Club)", "Busan", "2026.03.19",
+                 ("Oh Min-seo", "Shin Jae-won", "Kwon Ye-jin", "Hwang Tae-yang"))
+SATA = Table("인천 SA/TA 모임 (Incheon SA/TA Circle)", "Incheon", "2026.03.27",
+             ("Seo Yu-jin", "Lim Hyun-woo", "Jang Soo-bin", "Song Min-ho"))
+CLUB_004 = Table("대전 퀘시 클럽 (Daejeon Coinche Club)", "Daejeon", "2026.04.02",
+                 ("Baek Na-rae", "Moon Jun-seo", "Nam Ga-eun", "Ryu Si-woo"))
 
 
 def dress(deal: GeneratedDeal, table: Table, *, deal_number: int = 1, round_: str | None = None,
@@ -267,3 +278,65 @@ def strip_seats(record: Record) -> Record:
     return dataclasses.replace(record, tricks=tricks, **calls)
 
 
+
+
+# --- the seed pages (docs/seeds.md) ----------------------------------------------
+
+NAMU_MATCH = dataclasses.replace(NAMU, event="나무 블로트의 밤, 500점 경기 (match to 500)", round_="Table 2")
+
+
+def exact_target(match: GeneratedMatch) -> int | None:
+    """The number of the deal after which a side stands exactly at the target without
+    having won (match_end=exceed: 500 is not over 500), if there is one."""
+    state = MatchState(match.deals[0].rules)
+    for number, deal in enumerate(match.deals, 1):
+        state.add(deal.score)
+        if state.target in state.totals and state.winner is None:
+            return number
+    return None
+
+
+def namu_match() -> GeneratedMatch:
+    """The first namu-classic match (in seed order) in which a side stands exactly at 500
+    after a deal, so that the match goes on, and that ends by passing 500."""
+    rules = Rules.parse("namu-classic")
+    for seed in itertools.count(0):
+        match = generate_match(random.Random(seed), rules, N, event=NAMU_MATCH.event, site=NAMU_MATCH.site,
+                               date=NAMU_MATCH.date, round_=NAMU_MATCH.round_, players=NAMU_MATCH.players)
+        if exact_target(match) is not None:
+            return match
+
+
+def meld_sums(deal: GeneratedDeal) -> tuple[int, int]:
+    """The points each side (NS, EW) announced."""
+    sums = [0, 0]
+    for seat, melds in deal.melds:
+        sums[seat.index & 1] += sum(meld.value for meld in melds)
+    return sums[0], sums[1]
+
+
+def trumped_instead_of_following(deal: GeneratedDeal) -> tuple[int, int] | None:
+    """(trick, position) of the first trump played by a seat that held the suit led
+    (follow_or_trump=true), if any."""
+    trump = deal.contract.denomination.suit
+    if trump is None:
+        return None
+    hands = {seat: set(deal.hand(seat)) for seat in (N, E, S, W)}
+    for number, trick in enumerate(deal.tricks, 1):
+        led = trick.plays[0].card.suit
+        for position, entry in enumerate(trick.plays, 1):
+            if (position > 1 and led is not trump and entry.card.suit is trump
+                    and any(card.suit is led for card in hands[entry.seat])):
+                return number, position
+            hands[entry.seat].discard(entry.card)
+    return None
+
+
+def coinche_out_of_turn(deal: GeneratedDeal) -> int | None:
+    """The index of a coinche called by a seat not in turn (coinche_out_of_turn=true), if any."""
+    state = AuctionState(deal.rules, deal.dealer)
+    for index, (seat, call) in enumerate(deal.calls):
+        if call.kind is CallKind.COINCHE and seat is not state.turn:
+            return index
+        state.push_unchecked(call, seat)
+    return None
