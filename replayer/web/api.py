@@ -11,9 +11,10 @@ from flask import Blueprint, abort, current_app, jsonify, request, url_for
 
 from notation.jsonio import to_json
 from replayer.archive import stored_record
+from replayer.engine.rules import RulesError
 
 from .archive_views import query_args, run_search
-from .checking import check, is_blank
+from .checking import check, is_blank, picked_rules
 from .db import get_archive
 from .security import FORM_TYPES
 from .steps import build_timeline
@@ -57,7 +58,8 @@ def index():
                                   "contract", "validity", "sort", "order", "page", "per_page"]},
         "record": {"method": "GET", "url": link("api.records") + "/<id>"},
         "validate": {"method": "POST", "url": link("api.validate_text"),
-                     "body": "the text (text/plain), or JSON {\"text\": \"...\"}; nothing is stored"},
+                     "body": "the text (text/plain), or JSON {\"text\": \"...\"}; nothing is stored",
+                     "parameters": ["rules"]},
     })
 
 
@@ -97,22 +99,30 @@ def record(record_id: int):
 
 @bp.post("/validate")
 def validate_text():
-    data = _posted_text()
+    data, rules = _posted_text()
     if is_blank(data):
         abort(400, description="no text: send the records as the body (text/plain) or as JSON {\"text\": \"...\"}")
-    result = check(data)
+    try:
+        profile = picked_rules(rules)
+    except RulesError as error:
+        abort(400, description=f"rules: {error}")
+    result = check(data, rules=profile)
     return jsonify(stored=False, **result.as_dict())
 
 
-def _posted_text() -> bytes | str:
+def _posted_text() -> tuple[bytes | str, str | None]:
+    """The posted text and the ``rules`` asked for: a member of the JSON object, a form field,
+    or, beside a text/plain body, a query argument."""
     if request.is_json:
         body = _json_body()
         if not isinstance(body, dict) or not isinstance(body.get("text"), str):
             abort(400, description="the JSON body must be an object with a string \"text\"")
-        return body["text"]
+        if not isinstance(body.get("rules"), (str, type(None))):
+            abort(400, description="\"rules\" must be a string: the name of a rules profile")
+        return body["text"], body.get("rules")
     if request.mimetype in FORM_TYPES:
-        return submitted_data()
-    return request.get_data(cache=False)
+        return submitted_data(), request.form.get("rules")
+    return request.get_data(cache=False), request.args.get("rules")
 
 
 def _json_body() -> Any:

@@ -18,6 +18,7 @@ from replayer.archive import record_hash
 from replayer.check.findings import Finding, Severity
 from replayer.check.matches import MatchReport, check_matches
 from replayer.check.validator import Report, validate
+from replayer.engine.rules import PROFILES, Rules, RulesError, rules_from_text
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,7 @@ class Check:
     utf8: bool  # False: the bytes were not UTF-8; nothing can be stored
     records: tuple[CheckedRecord, ...] = field(default_factory=tuple)
     matches: tuple[MatchReport, ...] = ()  # consecutive deals of one Event and Round, checked as a whole
+    rules: str | None = None  # the profile picked for every record (``picked_rules``); None: each record's tags
 
     @property
     def findings(self) -> list[Finding]:
@@ -64,7 +66,7 @@ class Check:
 
     def as_dict(self) -> dict:
         ok = bool(self.records) and all(r.report.ok for r in self.records) and all(m.ok for m in self.matches)
-        return {"ok": ok, "utf8": self.utf8,
+        return {"ok": ok, "utf8": self.utf8, "rules": self.rules,
                 "records": [{"parsed": r.parsed, **r.report.as_dict()} for r in self.records],
                 "matches": [m.as_dict() for m in self.matches],
                 "errors": self.count(Severity.ERROR), "warnings": self.count(Severity.WARNING)}
@@ -92,36 +94,59 @@ def normalize(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n").removeprefix("\ufeff")
 
 
+def picked_rules(value: str | None) -> str | None:
+    """The rules profile picked on the submit form or sent to the API (``rules``): ``None`` when
+    none was (each record's own Rules or Variant tag applies), else a name of ``PROFILES``, which
+    then applies to every record in place of its tags, as ``belote validate --rules`` and ``belote
+    import --rules`` do. Anything else raises a ``RulesError`` naming the valid profiles: the form
+    offers profile names only, but a post may send any text."""
+    name = (value or "").strip()
+    if not name:
+        return None
+    if name not in PROFILES:  # a profile alone: options and old names are for the Rules tag and the CLI
+        raise RulesError(f"unknown rules profile {name[:40]!r}; valid profiles: {', '.join(PROFILES)}")
+    return name
+
+
+def _rules(name: str | None) -> Rules | None:
+    return rules_from_text(name) if name else None
+
+
 REPAIRED_RECORDS = 10  # records with errors that get repair suggestions (each costs 50 validations or so)
 
 
-def check(data: bytes | str, *, hashes: bool = False, repaired: int = REPAIRED_RECORDS) -> Check:
+def check(data: bytes | str, *, hashes: bool = False, repaired: int = REPAIRED_RECORDS,
+          rules: str | None = None) -> Check:
     """Every record of the text validated and its matches checked; the first ``repaired``
     records with errors get repair suggestions (a 2 MB text of faulty deals would otherwise take
     minutes: a record's page asks for its own, ``recheck``). ``hashes``: each readable record's
-    content hash too (to tell the ones already stored)."""
+    content hash too (to tell the ones already stored). ``rules``: a profile (``picked_rules``)
+    for every record instead of its tags, as storing the text with it does (``Archive.add``)."""
     text, source, utf8 = read_upload(data)
+    resolved = _rules(rules)
     records = []
     for result in parse(source):
-        report = validate(result, repair=repaired > 0)
+        report = validate(result, resolved, repair=repaired > 0)
         repaired -= not report.ok
         parsed = result.data is not None and not result.errors
         digest = record_hash(result.data, result.source.text) if hashes and parsed and result.data else None
         records.append(CheckedRecord(result.index, result.source.first_line, result.source.last_line,
                                      parsed, report, digest))
     # a lone deal with Event and Round tags may come from the middle of a match: only runs of deals are matches
-    matches = tuple(m for m in check_matches(r.report for r in records if r.parsed) if len(m.deals) > 1)
-    return Check(text, utf8, tuple(records), matches)
+    # the match check takes the same rules as the archive's import does (``archive.store``)
+    matches = tuple(m for m in check_matches((r.report for r in records if r.parsed), resolved) if len(m.deals) > 1)
+    return Check(text, utf8, tuple(records), matches, rules)
 
 
-def recheck(text: str, first_line: int, last_line: int, index: int) -> Report | None:
+def recheck(text: str, first_line: int, last_line: int, index: int, rules: str | None = None) -> Report | None:
     """Lines ``first_line`` to ``last_line`` of a checked UTF-8 text, one record, validated again
-    with repair suggestions (its findings on the text's own lines); ``None`` if they are not one record."""
+    with repair suggestions (its findings on the text's own lines), under the check's ``rules``;
+    ``None`` if they are not one record."""
     lines = text.split("\n")[first_line - 1:last_line]
     results = list(parse("\n" * (first_line - 1) + "\n".join(lines) + "\n"))
     if len(results) != 1 or results[0].source.first_line != first_line:
         return None
-    return validate(results[0], None, index, repair=True)
+    return validate(results[0], _rules(rules), index, repair=True)
 
 
 def line_count(text: str) -> int:
@@ -285,6 +310,7 @@ class CheckSummary:
     lines: int
     records: tuple[RecordSummary, ...]
     matches: tuple[MatchSummary, ...] = ()
+    rules: str | None = None  # the profile picked for every record, kept so its pages and Store use it too
 
     @classmethod
     def of(cls, result: Check, stored: Mapping[str, int]) -> CheckSummary:
@@ -298,18 +324,22 @@ class CheckSummary:
             earlier = first.setdefault(digest, number) if digest and stored_id is None else number
             records.append(RecordSummary.of(record, stored_id, earlier if earlier != number else None))
         matches = tuple(map(MatchSummary.of, result.matches))
-        return cls(result.utf8, line_count(result.text), _with_match_findings(records, matches), matches)
+        return cls(result.utf8, line_count(result.text), _with_match_findings(records, matches), matches,
+                   result.rules)
 
     def to_json(self) -> str:
         return _dumps({"utf8": self.utf8, "lines": self.lines, "records": [r.as_dict() for r in self.records],
-                       "matches": [m.as_dict() for m in self.matches]})
+                       "matches": [m.as_dict() for m in self.matches], "rules": self.rules})
 
     @classmethod
     def from_json(cls, text: str) -> CheckSummary:
         data = json.loads(text)
         matches = tuple(map(MatchSummary.from_dict, data["matches"]))
         records = _with_match_findings(map(RecordSummary.from_dict, data["records"]), matches)
-        return cls(data["utf8"], data["lines"], records, matches)
+        # absent from the checks kept before the picker (the records' tags); a name that is no
+        # longer a profile is a RulesError, a ValueError: a check this version cannot read
+        rules = picked_rules(data.get("rules") or None)
+        return cls(data["utf8"], data["lines"], records, matches, rules)
 
     def record(self, number: int) -> RecordSummary | None:
         return self.records[number - 1] if 1 <= number <= len(self.records) else None

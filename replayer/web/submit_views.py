@@ -22,9 +22,11 @@ from flask import Blueprint, abort, current_app, make_response, redirect, render
 from replayer.archive import ArchiveBusyError, Submission
 from replayer.archive.checks import CheckStore, CheckTooLargeError, KeptCheck, checks_path
 from replayer.check.findings import Finding
+from replayer.engine.rules import RulesError
 
 from .archive_views import page_numbers
-from .checking import REPAIRED_RECORDS, CheckSummary, check, is_blank, normalize, recheck, source_lines
+from .checking import (REPAIRED_RECORDS, CheckSummary, check, is_blank, normalize, picked_rules, recheck,
+                       source_lines)
 from .db import get_archive
 from .errors import RETRY_AFTER
 
@@ -82,18 +84,29 @@ def submitted_data() -> bytes | str:
 
 @bp.get("/submit")
 def form():
-    return render_template("submit.html", text="", problem=None)
+    return render_template("submit.html", text="", problem=None, rules=None)
+
+
+def _picked_rules(text: str) -> str | None:
+    """The form's ``rules`` (``picked_rules``); one that is not a profile name is a 400 with the
+    form again, the pasted ``text`` in it, saying which are."""
+    try:
+        return picked_rules(request.form.get("rules"))
+    except RulesError as error:
+        page = render_template("submit.html", text=text, problem=f"Rules: {error}.", rules=None)
+        abort(make_response(page, 400))
 
 
 @bp.post("/submit")
 def check_view():
     """Check the text, keep the check and redirect to its page (POST, redirect, GET)."""
     data = submitted_data()
+    rules = _picked_rules(normalize(data) if isinstance(data, str) else "")
     if is_blank(data):
-        return render_template("submit.html", text="", problem=NOTHING), 400
-    result = check(data, hashes=True)
+        return render_template("submit.html", text="", problem=NOTHING, rules=rules), 400
+    result = check(data, hashes=True, rules=rules)
     if not result.records:
-        return render_template("submit.html", text=result.text, problem=NO_RECORD), 400
+        return render_template("submit.html", text=result.text, problem=NO_RECORD, rules=rules), 400
     summary = CheckSummary.of(result, get_archive().stored_ids(r.hash for r in result.records if r.hash))
     config = current_app.config
     try:
@@ -102,9 +115,10 @@ def check_view():
                                 room=int(config["CHECK_ROOM"]))
     except ArchiveBusyError:  # a pasted text back in the form; a file is still on the visitor's disk
         text = result.text if isinstance(data, str) else ""
-        return render_template("submit.html", text=text, problem=BUSY_CHECK), 503, {"Retry-After": str(RETRY_AFTER)}
+        page = render_template("submit.html", text=text, problem=BUSY_CHECK, rules=rules)
+        return page, 503, {"Retry-After": str(RETRY_AFTER)}
     except CheckTooLargeError:
-        return render_template("submit.html", text="", problem=TOO_LARGE), 413
+        return render_template("submit.html", text="", problem=TOO_LARGE, rules=rules), 413
     return redirect(url_for("submit.checked", token=token), 303)
 
 
@@ -183,27 +197,32 @@ def checked_record(token: str, number: int):
     record = summary.record(number)
     if record is None:
         abort(404, description=f"There is no record {number} in this check: it has {len(summary.records)}.")
-    report = recheck(pending.text, record.first_line, record.last_line, number - 1) if summary.utf8 else None
+    report = (recheck(pending.text, record.first_line, record.last_line, number - 1, summary.rules)
+              if summary.utf8 else None)
     findings = report.findings if report is not None else record.findings  # all of them, with repairs
     lines = source_lines(pending.text, findings + record.match_findings, record.first_line, record.last_line)
     return render_template("submit_record.html", token=token, record=record, findings=findings, lines=lines,
-                           complete=report is not None or not record.more, count=len(summary.records))
+                           complete=report is not None or not record.more, count=len(summary.records),
+                           rules=summary.rules)
 
 
 @bp.post("/submit/store")
 def store():
-    """Store a kept check (``check``: its token) and redirect to what was stored; a script may
-    send the ``text`` itself instead, and gets the stored page as the answer."""
+    """Store a kept check (``check``: its token) under the rules it was checked with, and redirect
+    to what was stored; a script may send the ``text`` itself instead (and ``rules``, a profile for
+    every record), and gets the stored page as the answer."""
     token = request.form.get("check", "")
     if token:
         return _store_kept(token)
     text = normalize(request.form.get("text", ""))
+    rules = _picked_rules(text)
     if not text.strip():
-        return render_template("submit.html", text="", problem=NOTHING), 400
+        return render_template("submit.html", text="", problem=NOTHING, rules=rules), 400
     try:
-        submission = get_archive().add(text, source_name="submitted")
+        submission = get_archive().add(text, source_name="submitted", rules=rules)
     except ArchiveBusyError:  # the text back in the form, rather than lost on an error page
-        return render_template("submit.html", text=text, problem=BUSY), 503, {"Retry-After": str(RETRY_AFTER)}
+        page = render_template("submit.html", text=text, problem=BUSY, rules=rules)
+        return page, 503, {"Retry-After": str(RETRY_AFTER)}
     status = 200 if submission.ids or submission.duplicates else 422
     return _stored_page(submission, submission.token, status=status)
 
@@ -215,7 +234,7 @@ def _store_kept(token: str):
     if not summary.utf8:
         return _check_page(pending, summary, problem=NOT_UTF8, status=422)
     try:
-        submission = get_archive().add(pending.text, source_name="submitted")
+        submission = get_archive().add(pending.text, source_name="submitted", rules=summary.rules)
     except ArchiveBusyError:  # the check page again, its Store button with it
         page, status = _check_page(pending, summary, problem=BUSY, status=503)
         return page, status, {"Retry-After": str(RETRY_AFTER)}

@@ -23,7 +23,10 @@ from replayer.engine.rules import Rules
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted((ROOT / "samples").glob("*.belote"))
 INVALID = ROOT / "samples" / "invalid"
+SAMPLE_RECORDS = 59  # the records of samples/*.belote: ids 1..59
 MATCH_IDS = list(range(19, 30))  # the 11 deals of samples/12-match.belote, in order
+NAMU_MATCH_IDS = list(range(44, 52))  # the 8 deals of samples/18-namu-match.belote, in order
+INVALID_ID = SAMPLE_RECORDS + 1  # the invalid record the ``samples`` fixture adds
 
 # Two deals of one match whose second Score tag is wrong (the first deal scores 101-61).
 TWO_DEALS = (ROOT / "samples" / "01-classic-round1.belote").read_text(encoding="utf-8")
@@ -49,7 +52,7 @@ def archive(tmp_path: Path):
 
 @pytest.fixture(scope="module")
 def samples(tmp_path_factory):
-    """An archive of samples/*.belote plus one invalid record (id 39); read-only tests share it."""
+    """An archive of samples/*.belote plus one invalid record (id 60, INVALID_ID); read-only tests share it."""
     with Archive(tmp_path_factory.mktemp("samples") / "belote.sqlite") as opened:
         opened.import_files(SAMPLES)
         opened.import_files([INVALID / "card-not-held.belote"])
@@ -106,11 +109,14 @@ def test_not_an_archive_is_an_archive_error(tmp_path: Path) -> None:
 
 def test_import_samples_exact_counts(archive: Archive) -> None:
     summary = archive.import_files(SAMPLES)
-    assert (summary.imported, summary.duplicates, summary.with_findings, summary.invalid) == (38, 0, 2, 0)
+    assert (summary.imported, summary.duplicates, summary.with_findings, summary.invalid) == (
+        SAMPLE_RECORDS, 0, 3, 0)
     assert summary.unparseable == ()
-    assert summary.ids == tuple(range(1, 39))
-    assert archive.count() == 38
-    assert archive.db["findings"].count == 2
+    assert summary.ids == tuple(range(1, SAMPLE_RECORDS + 1))
+    assert archive.count() == SAMPLE_RECORDS
+    # play-stopped (31) and hands-rebuilt (33) of 14-partial, rules-alias (34) of 15-korean-pagat
+    assert [(f["record_id"], f["rule"], f["severity"]) for f in archive.db["findings"].rows] == [
+        (31, "play-stopped", "info"), (33, "hands-rebuilt", "info"), (34, "rules-alias", "info")]
     row = archive.get(30)  # samples/13-comments.belote
     assert row["source"].endswith("13-comments.belote") and row["source_line"] == 3 and row["source_offset"] == 23
     assert row["raw"].startswith('[Event "Club du jeudi"]\n') and row["raw"].endswith("claim E {le reste est à nous "
@@ -133,7 +139,7 @@ def test_importing_twice_changes_nothing(archive: Archive) -> None:
     archive.import_files(SAMPLES)
     before = _state(archive.path)
     summary = archive.import_files(SAMPLES)
-    assert (summary.imported, summary.duplicates, summary.ids) == (0, 38, ())
+    assert (summary.imported, summary.duplicates, summary.ids) == (0, SAMPLE_RECORDS, ())
     assert _state(archive.path) == before
 
 
@@ -174,7 +180,7 @@ def test_failure_mid_import_leaves_the_archive_as_it_was(archive: Archive, monke
         archive.import_files(SAMPLES)
     assert _state(archive.path) == before
     monkeypatch.undo()
-    assert archive.import_files(SAMPLES).imported == 35  # and it still works
+    assert archive.import_files(SAMPLES).imported == SAMPLE_RECORDS - 3  # and it still works
 
 
 def test_records_stored_outside_an_import_are_indexed_by_the_trigger(archive: Archive) -> None:
@@ -351,7 +357,12 @@ def test_invalid_utf8_is_unparseable_not_a_crash(archive: Archive) -> None:
 # --- matches --------------------------------------------------------------------------
 
 def test_match_from_the_match_sample(samples: Archive) -> None:
-    [match] = list(samples.db.query("SELECT * FROM matches"))
+    # two matches: 12-match.belote (id 1), the one this test reads, and 18-namu-match.belote (id 2)
+    assert [m["source"].rsplit("/", 1)[-1] for m in samples.db.query("SELECT * FROM matches ORDER BY id")] == [
+        "12-match.belote", "18-namu-match.belote"]
+    assert [r["id"] for r in samples.match_records(2)] == NAMU_MATCH_IDS
+    [match] = list(samples.db.query("SELECT * FROM matches WHERE source LIKE '%/12-match.belote'"))
+    assert match["id"] == 1
     assert (match["event"], match["round"], match["deals"], match["target"]) == (
         "Championnat du Rhône, phase de poules", "Poule B, table 4", 11, 1000)
     assert (match["winner"], match["final_ns"], match["final_ew"], match["errors"]) == ("EW", 738, 1012, 0)
@@ -391,19 +402,22 @@ def test_search_filters_exact_ids(samples: Archive) -> None:
     assert search(samples, player="odile") == MATCH_IDS[::-1]
     assert search(samples, player="Perr Odi") == MATCH_IDS[::-1]  # prefixes, any order
     assert search(samples, player="Montpellier") == []  # players only, not the site
-    assert search(samples, event="coinche-club", sort="id", descending=False) == [14, 15, 16, 37]
-    assert search(samples, date_from="2026-03-06", sort="id", descending=False) == MATCH_IDS + [34]
+    # "Coinche-club de Montpellier..." and "대전 퀘시 클럽 (Daejeon Coinche Club)"
+    assert search(samples, event="coinche-club", sort="id", descending=False) == [14, 15, 16, 37, 58, 59]
+    assert search(samples, date_from="2026-03-06", sort="id", descending=False) == (
+        MATCH_IDS + [34] + list(range(39, SAMPLE_RECORDS + 1)))  # 17-namu.belote .. 21-club-coinche.belote
     assert search(samples, date_from="2026.03.12", date_to="2026.03.12") == MATCH_IDS[::-1]
     assert search(samples, date_to="2025-12", sort="id", descending=False) == [17, 18, 35]
     assert search(samples, date_from="2026", date_to="2026.01", sort="id", descending=False) == [14, 15, 16, 37]
-    assert search(samples, variant="Coinche", sort="id", descending=False) == [14, 15, 16, 17, 18, 35, 37]
+    assert search(samples, variant="Coinche", sort="id", descending=False) == [14, 15, 16, 17, 18, 35, 37,
+                                                                             42, 43, 56, 57, 58, 59]
     assert search(samples, contract="110c", sort="id", descending=False) == [14, 37]
     assert search(samples, contract="CAPOT  s") == [15]
     assert search(samples, contract="SA") == [17]
-    assert search(samples, contract="TA") == [18]
-    assert search(samples, validity="invalid") == [39]
-    assert len(search(samples, validity="valid")) == 38
-    assert search(samples, variant="belote", validity="invalid", player="anne") == [39]
+    assert search(samples, contract="TA") == [59, 55, 18]  # 92TA, TA (classic), 100TA
+    assert search(samples, validity="invalid") == [INVALID_ID]
+    assert search(samples, validity="valid", sort="id", descending=False) == list(range(1, SAMPLE_RECORDS + 1))
+    assert search(samples, variant="belote", validity="invalid", player="anne") == [INVALID_ID]
     assert search(samples, date_from="not a date") == search(samples)  # ignored, as in from_args
 
 
@@ -411,13 +425,13 @@ def test_search_sorts(samples: Archive) -> None:
     rows = samples.search(SearchQuery(sort="event", descending=False, per_page=100)).rows
     assert [r["event"] for r in rows] == sorted(r["event"] for r in rows)
     # "Championnat du Rhône..." < "Club du jeudi" < ...; by id within an event
-    assert [r["id"] for r in rows][:19] == MATCH_IDS + [1, 2, 10, 11, 13, 30, 36, 39]
+    assert [r["id"] for r in rows][:19] == MATCH_IDS + [1, 2, 10, 11, 13, 30, 36, INVALID_ID]
     by_date = search(samples, sort="date", descending=False)
     assert by_date[:3] == [17, 18, 35] and by_date[-1] == 34
-    assert search(samples, sort="errors")[0] == 39
-    assert search(samples, sort="id") == list(range(39, 0, -1))
-    # no contract (two void deals) first, then as text
-    assert search(samples, sort="contract", descending=False)[:8] == [3, 19, 35, 18, 14, 37, 17, 4]
+    assert search(samples, sort="errors")[0] == INVALID_ID
+    assert search(samples, sort="id") == list(range(INVALID_ID, 0, -1))
+    # no contract (three void deals) first, then as text
+    assert search(samples, sort="contract", descending=False)[:8] == [3, 19, 48, 35, 18, 14, 37, 43]
     assert search(samples, sort="nonsense") == search(samples, sort="date")
 
 
@@ -429,13 +443,13 @@ def test_search_rows_leave_out_texts(samples: Archive) -> None:
 
 def test_pagination(samples: Archive) -> None:
     every = search(samples, sort="id", descending=False)
-    pages = [samples.search(SearchQuery(sort="id", descending=False, per_page=5, page=n)) for n in range(1, 9)]
-    assert [p.page for p in pages] == list(range(1, 9))
-    assert {(p.total, p.pages, p.per_page) for p in pages} == {(39, 8, 5)}
+    pages = [samples.search(SearchQuery(sort="id", descending=False, per_page=5, page=n)) for n in range(1, 13)]
+    assert [p.page for p in pages] == list(range(1, 13))
+    assert {(p.total, p.pages, p.per_page) for p in pages} == {(60, 12, 5)}  # 59 samples and INVALID_ID
     assert [i for p in pages for i in ids(p)] == every
-    assert ids(pages[-1]) == [36, 37, 38, 39]
-    assert samples.search(SearchQuery(sort="id", descending=False, per_page=5, page=99)).page == 8
-    assert ids(samples.search(SearchQuery(sort="id", per_page=5, page=0))) == [39, 38, 37, 36, 35]
+    assert ids(pages[-1]) == [56, 57, 58, 59, 60]
+    assert samples.search(SearchQuery(sort="id", descending=False, per_page=5, page=99)).page == 12
+    assert ids(samples.search(SearchQuery(sort="id", per_page=5, page=0))) == [60, 59, 58, 57, 56]
     assert samples.search(SearchQuery(per_page=10_000)).per_page == 100
     empty = samples.search(SearchQuery(player="nobody at all"))
     assert (empty.rows, empty.total, empty.page, empty.pages) == ([], 0, 1, 1)
@@ -494,7 +508,8 @@ def test_cli_imports_with_a_summary(tmp_path: Path) -> None:
     db = tmp_path / "cli.sqlite"
     result = CliRunner().invoke(import_command, [*map(str, SAMPLES), "--db", str(db), "--jobs", "1"])
     assert result.exit_code == 0, result.output
-    assert result.stdout.strip() == f"{db}: 38 imported, 0 duplicate(s), 2 with findings (0 invalid), 0 unparseable"
+    assert result.stdout.strip() == (
+        f"{db}: {SAMPLE_RECORDS} imported, 0 duplicate(s), 3 with findings (0 invalid), 0 unparseable")
     assert "importing" in result.stderr
     again = CliRunner().invoke(import_command, [str(SAMPLES[0]), "--db", str(db)])
     assert again.exit_code == 0 and "0 imported, 1 duplicate(s)" in again.stdout

@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "samples" / "01-classic-round1.belote"  # one deal
 CARD_NOT_HELD = (ROOT / "samples" / "invalid" / "card-not-held.belote").read_text(encoding="utf-8")
 BELOTE = Path(sys.executable).with_name("belote")
-SAMPLES_IN_SITE = 38  # the site's archive starts with the samples
+SAMPLES_IN_SITE = 59  # the site's archive starts with the samples (records 1..59)
 DELAY = 0.3  # seconds the lock is held before it is released
 BUSY = re.compile(r"the archive .+ is busy: another import or a submission is writing to it; tried for 0\.2 s")
 

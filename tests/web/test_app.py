@@ -11,6 +11,9 @@ from replayer.web import MEGABYTE, create_app, resource_dir
 from replayer.web.db import sample_files
 from replayer.web.serve import RequestHandler, serve_command
 
+SAMPLE_FILES = 21  # samples/*.belote: 01-classic-round1.belote .. 21-club-coinche.belote
+SAMPLE_RECORDS = 59  # the records they hold
+
 
 def test_config_defaults(app):
     assert app.config["MAX_CONTENT_LENGTH"] == app.config["MAX_FORM_MEMORY_SIZE"] == 2 * MEGABYTE
@@ -20,7 +23,8 @@ def test_config_defaults(app):
 
 def test_samples_are_the_valid_ones_only():
     names = [path.name for path in sample_files()]
-    assert len(names) == 16 and names[0] == "01-classic-round1.belote"
+    assert len(names) == SAMPLE_FILES and names[0] == "01-classic-round1.belote"
+    assert names[-1] == "21-club-coinche.belote"
     assert all("invalid" not in str(path) for path in sample_files())
     assert (resource_dir("templates") / "base.html").is_file()
     assert (resource_dir("static") / "site.css").is_file()
@@ -44,7 +48,7 @@ def test_first_run_loads_the_samples_once(tmp_path):
     create_app({"DB": str(db), "SECRET_KEY": "t"})
     create_app({"DB": str(db), "SECRET_KEY": "t"})  # a second start imports nothing again
     with Archive(db) as archive:
-        assert archive.count() == 38
+        assert archive.count() == SAMPLE_RECORDS
 
 
 def test_default_archive_and_secret_key_live_in_the_instance_folder(tmp_path, monkeypatch):
@@ -82,7 +86,7 @@ def test_serve_command(tmp_path, monkeypatch):
     assert (served, options) == (str(db), {"host": "127.0.0.1", "port": 5099, "debug": False, "use_reloader": False})
     assert issubclass(handler, RequestHandler) and handler.timeout == 15.0  # READ_TIMEOUT's default
     with Archive(db) as archive:
-        assert archive.count() == 38
+        assert archive.count() == SAMPLE_RECORDS
 
 
 def test_serve_without_samples(tmp_path, monkeypatch):

@@ -10,7 +10,7 @@ import pytest
 from replayer.archive import Archive
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
-SAMPLE_RECORDS = 38  # the records of samples/*.belote
+SAMPLE_RECORDS = 59  # the records of samples/*.belote
 
 
 def row_ids(html: str) -> list[int]:
@@ -26,7 +26,7 @@ def test_index_lists_the_samples_newest_first(client):
     response = client.get("/")
     html = response.get_data(as_text=True)
     assert response.status_code == 200
-    assert count_line(html) == "38 records, page 1 of 2."
+    assert count_line(html) == f"{SAMPLE_RECORDS} records, page 1 of 3."
     ids = row_ids(html)
     assert len(ids) == 25
     assert ids[0] == 34  # 2026.04.11, the most recent date
@@ -46,8 +46,10 @@ def test_each_row_shows_contract_scores_and_validity(client):
     ({"player": "Kim"}, [34]),
     ({"text": "Discord", "sort": "id", "order": "asc"}, [17, 18, 35]),
     ({"event": "Montpellier", "sort": "id", "order": "asc"}, [14, 15, 16, 37]),
-    ({"date_from": "2026-03-06", "date_to": "2026.03.31", "sort": "id", "order": "asc"}, list(range(19, 30))),
-    ({"variant": "coinche", "sort": "id", "order": "asc"}, [14, 15, 16, 17, 18, 35, 37]),
+    # the match (2026.03.12), then 17-namu .. 20-sata (2026.03.19 to 2026.03.27): 30 records, one page of 100
+    ({"date_from": "2026-03-06", "date_to": "2026.03.31", "sort": "id", "order": "asc", "per_page": "100"},
+     list(range(19, 30)) + list(range(39, 58))),
+    ({"variant": "coinche", "sort": "id", "order": "asc"}, [14, 15, 16, 17, 18, 35, 37, 42, 43, 56, 57, 58, 59]),
     ({"contract": "capot S"}, [15]),
     ({"contract": "SA"}, [17]),
     ({"contract": "110C", "sort": "id", "order": "asc"}, [14, 37]),
@@ -76,22 +78,22 @@ def test_validity_filter_and_finding_counts(app, client):
 
 def test_page_links_keep_the_filters(client):
     html = client.get("/?variant=belote&sort=id&order=asc").get_data(as_text=True)
-    assert count_line(html) == "31 records, page 1 of 2."
+    assert count_line(html) == "46 records, page 1 of 2."
     assert 'href="/?variant=belote&amp;sort=id&amp;order=asc&amp;page=2" rel="next"' in html
     second = client.get("/?variant=belote&sort=id&order=asc&page=2").get_data(as_text=True)
-    assert len(row_ids(second)) == 6
+    assert len(row_ids(second)) == 21
     assert 'href="/?variant=belote&amp;sort=id&amp;order=asc&amp;page=1" rel="prev"' in second
     assert '<span aria-current="page">2</span>' in second
 
 
 def test_sort_headers_toggle_and_keep_filters(client):
     html = client.get("/?variant=coinche&sort=id&order=asc").get_data(as_text=True)
-    assert row_ids(html) == [14, 15, 16, 17, 18, 35, 37]
+    assert row_ids(html) == [14, 15, 16, 17, 18, 35, 37, 42, 43, 56, 57, 58, 59]
     assert 'aria-sort="ascending"' in html
     assert 'href="/?variant=coinche&amp;sort=id&amp;order=desc"' in html  # the active column flips
     assert 'href="/?variant=coinche&amp;sort=event&amp;order=asc"' in html  # text columns start ascending
     assert row_ids(client.get("/?variant=coinche&sort=id&order=desc").get_data(as_text=True)) == \
-        [37, 35, 18, 17, 16, 15, 14]
+        [59, 58, 57, 56, 43, 42, 37, 35, 18, 17, 16, 15, 14]
 
 
 def test_the_search_form_is_a_get_form_that_keeps_its_values(client):
@@ -116,8 +118,8 @@ def test_bad_query_values_never_fail(client, query):
 
 def test_out_of_range_page_shows_the_last_page(client):
     html = client.get("/?page=99999").get_data(as_text=True)
-    assert count_line(html) == "38 records, page 2 of 2."
-    assert len(row_ids(html)) == 13
+    assert count_line(html) == f"{SAMPLE_RECORDS} records, page 3 of 3."
+    assert len(row_ids(html)) == 9  # 59 = 25 + 25 + 9
 
 
 def test_favicon(client):

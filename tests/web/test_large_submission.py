@@ -23,6 +23,7 @@ from replayer.cli import belote
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 STORED_SAMPLE = (SAMPLES / "01-classic-round1.belote").read_text(encoding="utf-8")  # record 1 of the archive
 BAD_CARD = (SAMPLES / "invalid" / "syntax-bad-card.belote").read_text(encoding="utf-8")
+SAMPLE_RECORDS = 59  # the archive holds the samples: records 1..59
 GENERATED = 2880
 RECORDS = GENERATED + 2
 WRONG_RESULTS = len(range(0, GENERATED, 100))  # records 1, 101, ... 2801: 29
@@ -139,15 +140,16 @@ def test_storing_sums_up_and_the_stored_page_reloads(app, client, csrf, upload):
     assert page.status_code == 200 and len(page.data) < 10_000
     assert ('<p class="counts-line" id="stored-counts">2,880 new records stored, 1 already in the archive '
             '(not stored again), 1 not stored: cannot be read.</p>') in html
-    assert ('<p id="stored-ids">Stored: <a class="stored-link" href="/r/39">record 39</a>–'
-            '<a class="stored-link" href="/r/2918">2918</a>.</p>') in html
+    first, last = SAMPLE_RECORDS + 1, SAMPLE_RECORDS + GENERATED  # 60 and 2939
+    assert (f'<p id="stored-ids">Stored: <a class="stored-link" href="/r/{first}">record {first}</a>–'
+            f'<a class="stored-link" href="/r/{last}">{last}</a>.</p>') in html
     assert ('<p id="duplicate-ids">Already in the archive: <a class="duplicate-link" href="/r/1">record 1</a>.</p>'
             in html)
     assert html.count('href="/r/') == 3 and 'id="owner-token"' in html
     reload = client.get(stored.headers["Location"]).get_data(as_text=True)
     assert 'id="owner-token"' not in reload and 'id="token-shown"' in reload
     with Archive(app.config["DB"]) as archive:
-        assert archive.count() == 38 + GENERATED
+        assert archive.count() == SAMPLE_RECORDS + GENERATED
 
 
 def test_in_a_browser_the_upload_gives_a_light_page_that_reloads_without_resubmitting(page, live_server, upload):

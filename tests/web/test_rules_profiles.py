@@ -15,13 +15,16 @@ def row_ids(html: str) -> list[int]:
     return [int(n) for n in re.findall(r'<td class="num"><a href="/r/(\d+)"', html)]
 
 
-def test_the_archive_filter_lists_every_profile_with_its_description(client):
+def test_the_archive_filter_lists_every_profile_and_describes_the_chosen_one(client):
     html = client.get("/").get_data(as_text=True)
     select = html.split('<select id="q-profile" name="profile">', 1)[1].split("</select>", 1)[0]
     names = re.findall(r'<option value="([^"]*)"', select)
     assert names == ["", *PROFILES]
     for name, description in PROFILE_DESCRIPTIONS.items():
-        assert f"{name}: {escape(description)}</option>" in select
+        assert f'<option value="{name}" title="{escape(description)}">{name}</option>' in select
+        chosen = client.get("/", query_string={"profile": name}).get_data(as_text=True)
+        assert f'<p class="muted" id="profile-description">Rules <code>{name}</code>: {escape(description)}</p>' in chosen
+    assert 'id="profile-description"' not in html  # no profile chosen: no description line
 
 
 def test_the_archive_filter_finds_the_records_of_a_profile(app, client):

@@ -18,7 +18,7 @@ SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 CARD_NOT_HELD = (SAMPLES / "invalid" / "card-not-held.belote").read_text(encoding="utf-8")
 BAD_CARD = (SAMPLES / "invalid" / "syntax-bad-card.belote").read_text(encoding="utf-8")
 VALID = (SAMPLES / "01-classic-round1.belote").read_text(encoding="utf-8")
-NEXT_ID = 39  # the samples hold records 1..38
+NEXT_ID = 60  # the samples hold records 1..59
 
 
 CHECK_URL = re.compile(r"/submit/check/([A-Za-z0-9_-]{24})")
