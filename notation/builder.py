@@ -51,7 +51,8 @@ def to_record(data: RecordData, positions: bool = True, source: Source | None = 
                   for seat, cards, at, comments in data.hands)
     calls = tuple(CallEntry(call, seat, note, tuple(data.call_comments.get(i, ())), pos(at, 2 if seat else 0))
                   for i, (call, seat, note, at) in enumerate(data.calls))
-    announcements = tuple(Announcement(seat, kind, tuple(map(_card, cards)), note, tuple(comments), pos(at))
+    announcements = tuple(Announcement(seat, kind, tuple(ALL_CARDS[index] for index in cards),  # never ??
+                                       note, tuple(comments), pos(at))
                           for seat, kind, cards, note, at, comments in data.announcements)
     plays = [CardEntry(_card(index), seat, data.declarations.get(i), note, tuple(data.play_comments.get(i, ())),
                        pos(at, 2 if seat else 0))

@@ -162,10 +162,10 @@ def played(word: str) -> tuple[int, Seat | None, str | None] | None:
     found = KNOWN_PLAYS.get(word)
     if found is None:
         parts = _split_seat(word)
-        card = parts and _split_annotation(parts[1], CARD_WORDS)
-        if not card:
+        card = None if parts is None else _split_annotation(parts[1], CARD_WORDS)
+        if parts is None or card is None:
             return None
-        found = KNOWN_PLAYS[word] = (CARD_WORDS[card[0]], parts[0], card[1])  # type: ignore[index]
+        found = KNOWN_PLAYS[word] = (CARD_WORDS[card[0]], parts[0], card[1])
     return found
 
 

@@ -17,6 +17,7 @@ for the writer, JSON and the site; the validator works on the data itself.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 from .errors import DealError, LimitError, RecordSyntaxError
 from .lexer import (AUCTION_KINDS, CARD_WORDS, DECLARATION_WORDS, MELD_WORDS, SEAT_WORDS, TAG_ITEM, TAG_PAIR,
@@ -310,7 +311,8 @@ class _Reader:
             found = list(map(known, tokens[start:]))
             if 0 < len(found) <= 4 and None not in found and not self.waiting:
                 tricks.append((len(plays), line))
-                plays += [(card, seat, note, line | k) for k, (card, seat, note) in enumerate(found, start)]
+                known_found = cast("list[tuple[int, Seat | None, str | None]]", found)  # no None: checked above
+                plays += [(card, seat, note, line | k) for k, (card, seat, note) in enumerate(known_found, start)]
             else:
                 self.trick_line(tokens, 0)
             self.section_last = index
@@ -473,9 +475,9 @@ class _Reader:
     def hand_line(self, tokens: list[str]) -> None:
         """``hand <seat> <1 to 8 cards | ->`` and comments; a line of cards alone is read at once."""
         seat = SEAT_WORDS.get(tokens[1]) if len(tokens) > 2 else None
-        cards = list(map(CARD_WORDS.get, tokens[2:]))
-        if seat is not None and len(cards) <= 8 and None not in cards:
-            self.data.hands.append((seat, cards, place(self.line, 0), []))  # type: ignore[arg-type]
+        quick = list(map(CARD_WORDS.get, tokens[2:]))
+        if seat is not None and len(quick) <= 8 and None not in quick:
+            self.data.hands.append((seat, cast("list[int]", quick), place(self.line, 0), []))  # no None: checked
             return
         comments: list[str] = []
         seat = None

@@ -224,12 +224,12 @@ class Record:
             data.tricks.append((len(data.plays), at(trick.pos)))
             if trick.comments:
                 data.trick_comments[number] = list(trick.comments)
-            for entry in trick.plays:
-                if entry.declaration:
-                    data.declarations[len(data.plays)] = entry.declaration
-                if entry.comments:
-                    data.play_comments[len(data.plays)] = list(entry.comments)
-                data.plays.append((_index(entry.card), entry.seat, entry.annotation, at(entry.pos)))
+            for play in trick.plays:
+                if play.declaration:
+                    data.declarations[len(data.plays)] = play.declaration
+                if play.comments:
+                    data.play_comments[len(data.plays)] = list(play.comments)
+                data.plays.append((_index(play.card), play.seat, play.annotation, at(play.pos)))
         if self.claim is not None:
             data.claim = (self.claim.seat, at(self.claim.pos), list(self.claim.comments))
         data.stopped = self.stopped

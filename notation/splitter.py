@@ -24,7 +24,7 @@ import itertools
 import os
 import re
 from dataclasses import dataclass
-from typing import IO, Iterator, Union
+from typing import IO, Iterator, Union, cast
 
 from .lexer import TAG_PAIR, TAG_START, open_comment, unescape
 
@@ -131,10 +131,12 @@ def read_blocks(source: Input) -> Iterator[bytes]:
         with open(source, "rb") as stream:
             yield from iter(lambda: stream.read(BLOCK), b"")
     elif isinstance(source, io.TextIOBase) or hasattr(source, "encoding"):
-        for block in iter(lambda: source.read(BLOCK), ""):  # type: ignore[union-attr]
+        text = cast("IO[str]", source)
+        for block in iter(lambda: text.read(BLOCK), ""):
             yield block.encode("utf-8", "replace")
     else:
-        yield from iter(lambda: source.read(BLOCK), b"")  # type: ignore[union-attr]
+        binary = cast("IO[bytes]", source)
+        yield from iter(lambda: binary.read(BLOCK), b"")
 
 
 def split_records(source: Input, *, index: int = 0, line: int = 1, offset: int = 0) -> Iterator[RawRecord]:

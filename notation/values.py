@@ -49,6 +49,8 @@ class Suit(_Value):
     DIAMONDS = "D"
     CLUBS = "C"
 
+    _index: int  # an annotation, not a member: set below
+
     @property
     def index(self) -> int:
         return self._index  # set below: an attribute, not a dict lookup on the enum's hash
@@ -73,8 +75,8 @@ class Suit(_Value):
 
 SUITS: tuple[Suit, ...] = tuple(Suit)
 _SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
-for _member, _i in _SUIT_INDEX.items():
-    _member._index = _i
+for _suit, _i in _SUIT_INDEX.items():
+    _suit._index = _i
 _SUIT_SYMBOL = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
 _SUIT_BY_TEXT = {s.value: s for s in SUITS} | {sym: s for s, sym in _SUIT_SYMBOL.items()} | {
     "♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS,
@@ -92,6 +94,8 @@ class Rank(_Value):
     QUEEN = "Q"
     KING = "K"
     ACE = "A"
+
+    _index: int  # an annotation, not a member: set below
 
     @property
     def index(self) -> int:
@@ -111,8 +115,8 @@ class Rank(_Value):
 
 RANKS: tuple[Rank, ...] = tuple(Rank)
 _RANK_INDEX = {rank: i for i, rank in enumerate(RANKS)}
-for _member, _i in _RANK_INDEX.items():
-    _member._index = _i
+for _rank, _i in _RANK_INDEX.items():
+    _rank._index = _i
 # French ranks: Roi, Dame, Valet. "10" is accepted for the ten.
 _RANK_BY_TEXT = {r.value: r for r in RANKS} | {"10": Rank.TEN, "R": Rank.KING, "D": Rank.QUEEN, "V": Rank.JACK}
 
@@ -231,6 +235,8 @@ class Seat(_Value):
     SOUTH = "S"
     WEST = "W"
 
+    _index: int  # an annotation, not a member: set below
+
     @property
     def index(self) -> int:
         """N 0, E 1, S 2, W 3: clockwise order."""
@@ -263,8 +269,8 @@ class Seat(_Value):
 
 SEATS: tuple[Seat, ...] = tuple(Seat)
 _SEAT_INDEX = {seat: i for i, seat in enumerate(SEATS)}
-for _member, _i in _SEAT_INDEX.items():
-    _member._index = _i
+for _seat, _i in _SEAT_INDEX.items():
+    _seat._index = _i
 _SEAT_BY_TEXT = {s.value: s for s in SEATS} | {s.name: s for s in SEATS} | {"O": Seat.WEST}
 
 
