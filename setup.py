@@ -29,6 +29,12 @@ COMPILED = [
     "notation/splitter.py",
     "notation/reader.py",
     "notation/writer.py",
+    "replayer/engine/cardmasks.py",
+    "replayer/engine/bidding.py",
+    "replayer/engine/play.py",
+    "replayer/engine/melds.py",
+    "replayer/engine/scoring.py",
+    "replayer/check/faults.py",
 ]
 
 

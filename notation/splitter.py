@@ -50,7 +50,7 @@ _BOM = b"\xef\xbb\xbf"  # a UTF-8 byte-order mark
 _HOLD = MAX_RECORD + MAX_LINE  # bytes held without a blank line before taking the whole lines
 _SHOWN = 200  # bytes kept of an over-long line, for its error message
 
-Input = Union[str, bytes, os.PathLike, IO[str], IO[bytes]]
+Input = Union[str, bytes, os.PathLike, IO[str], IO[bytes], "Rest"]
 
 _BLANKS = re.compile(rb"\n(?:[ \t\r\x0b\x0c]*+\n)++")  # a line end, then blank lines
 _LEADING_BLANKS = re.compile(rb"(?:[ \t\r\x0b\x0c]*+\n)*+")

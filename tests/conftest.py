@@ -26,9 +26,11 @@ says to skip them.  Never run ``playwright install``.
 
 from __future__ import annotations
 
+import importlib
 import os
 import random
 import shutil
+import sys
 import threading
 from pathlib import Path
 from typing import Callable, Iterator
@@ -36,6 +38,48 @@ from typing import Callable, Iterator
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def _import_the_installed_packages() -> str:
+    """Import ``notation`` and ``replayer`` from the installation, not from the checkout.
+
+    ``python -m pytest`` puts the checkout first on ``sys.path``, where every module is its
+    .py file; ``pip install .`` compiles the hot modules (``setup.py``), and those are what
+    users and CI run. So the packages are imported here with the checkout left out of
+    ``sys.path``: once imported, every submodule comes from the same place. An editable
+    install (pure, its finder pointing at the checkout) or nothing installed: the checkout.
+    An installed copy whose .py files differ from the checkout's would test stale code:
+    that stops the run (reinstall with ``pip install .``, or install with ``pip install -e .``).
+    Returns where the packages come from, for the report header."""
+    kept = sys.path[:]
+    sys.path[:] = [entry for entry in kept if Path(entry or ".").resolve() != ROOT]
+    try:
+        packages = [importlib.import_module(name) for name in ("notation", "replayer")]
+    except ImportError:  # not installed: the checkout
+        sys.path[:] = kept
+        packages = [importlib.import_module(name) for name in ("notation", "replayer")]
+    finally:
+        sys.path[:] = kept
+    installed = Path(packages[0].__file__).resolve().parent.parent
+    if installed == ROOT:
+        return f"the checkout {ROOT} (pure Python)"
+    stale = [str(source.relative_to(ROOT)) for package in ("notation", "replayer")
+             for source in sorted((ROOT / package).rglob("*.py"))
+             if not (installed / source.relative_to(ROOT)).is_file()
+             or (installed / source.relative_to(ROOT)).read_bytes() != source.read_bytes()]
+    if stale:
+        raise pytest.UsageError(f"the package installed in {installed} is not this checkout's ({', '.join(stale[:5])} "
+                                "differ): run pip install . again (or pip install -e . for a pure development install)")
+    compiled = sorted(str(path.relative_to(installed)) for package in ("notation", "replayer")
+                      for path in (installed / package).rglob("*.so"))
+    return f"the installation {installed}, {len(compiled)} compiled modules"
+
+
+TESTED = _import_the_installed_packages()
+
+
+def pytest_report_header() -> str:
+    return f"belote: testing {TESTED}"
 DATA = Path(__file__).resolve().parent / "data"
 NOTATION_NAMES = ("classic", "coinche", "partial")
 

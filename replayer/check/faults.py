@@ -78,8 +78,10 @@ class Faults:
         position = self.data.tag_position(name)
         return Location(self.index) if position is None else Location(self.index, *position)
 
-    def add(self, rule: str, message: str, location: Location, **extra: object) -> None:
-        self.findings.append(make_finding(rule, message, location, **extra))
+    def add(self, rule: str, message: str, location: Location, *, seat: object = None, card: object = None,
+            alternatives: tuple[str, ...] = ()) -> None:
+        # make_finding's keywords spelled out: a compiled call through **kwargs lost an exception (mypyc 2.4)
+        self.findings.append(make_finding(rule, message, location, seat=seat, card=card, alternatives=alternatives))
 
     @property
     def errors(self) -> int:
@@ -527,6 +529,7 @@ def _play_hidden(run: Faults, playable: int) -> None:
             if index == UNKNOWN:
                 run.unchecked.append(_from_trick(trick))
                 return
+            assert turn is not None  # the deal is not over before its playable tricks
             card = _card(index)
             where = run.play_at(number, trick, position)
             if index in played:

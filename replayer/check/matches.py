@@ -30,7 +30,7 @@ from notation.values import Seat, Team
 from notation.record import parse_score_pair
 
 from ..engine.rules import Rules, rules_from_text
-from ..engine.scoring import DealScore, MatchState, Outcome
+from ..engine.scoring import CountedDeal, MatchState, Outcome
 from .findings import Finding, Location, make_finding
 from .report import Report
 
@@ -167,7 +167,7 @@ def check_match(reports: Sequence[Report], rules: Rules | None = None) -> MatchR
         score = _deal_score(report)
         if score is None:
             known = False
-        if known:
+        if known and score is not None:  # known: the deals so far, this one included, scored
             state.add(score)
         deals.append(MatchDeal(report.index, report.tag("Deal"), dealer, before, recorded_before,
                                score.scores if score else report.recorded,
@@ -195,7 +195,7 @@ def _at(report: Report, tag: str | None) -> Location:
     return Location(report.index, line, 1 if line else None)
 
 
-def _deal_score(report: Report) -> DealScore | None:
+def _deal_score(report: Report) -> CountedDeal | None:
     """The rescored deal; failing that, a deal carrying the recorded Result."""
     if report.score is not None:
         return report.score

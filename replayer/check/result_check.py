@@ -11,6 +11,7 @@ another profile of the same game) and names those that give the recorded numbers
 from __future__ import annotations
 
 import dataclasses
+from functools import partial
 from typing import Callable, Iterator
 
 from ..engine.play import PlayState
@@ -61,6 +62,10 @@ def breakdown(score: DealScore) -> str:
     return "; ".join(parts + extra)
 
 
+def _under_profile(deal: FinishedDeal, profile: str) -> tuple[FinishedDeal, Rules]:
+    return deal, rules_from_text(profile)
+
+
 def _variants(deal: FinishedDeal, rules: Rules,
               all_belotes: tuple[int, int]) -> Iterator[tuple[str, tuple[int, int]]]:
     """(description, (NS, EW)) of the deal scored with one usual slip."""
@@ -86,7 +91,7 @@ def _variants(deal: FinishedDeal, rules: Rules,
                       lambda: (replace(deal, contract=replace(deal.contract, doubling=0)), rules)))
     for profile, options in PROFILES.items():
         if options.get("game", "classic") == rules.game and profile != rules.profile:
-            tries.append((f"under the {profile} profile", lambda p=profile: (deal, rules_from_text(p))))
+            tries.append((f"under the {profile} profile", partial(_under_profile, deal, profile)))
     for description, make in tries:
         try:
             variant_deal, variant_rules = make()

@@ -189,10 +189,10 @@ def _announcements(run: Faults) -> dict[Seat, tuple[Meld, ...]]:
             run.unchecked.append(f"{seat.full_name}'s announcements against the hand (hand unknown)")
         elif run.rules.meld_cards != "dealt":
             hand = _after_trick1(run, seat, hand)
-        cards = [(kind, tuple(ALL_CARDS[index] for index in indexes)) for _, kind, indexes, _, _, _ in entries]
+        announced = [(kind, tuple(ALL_CARDS[index] for index in indexes)) for _, kind, indexes, _, _, _ in entries]
         valid = []
-        for (_, kind, _, _, place, _), (_, shown_cards), result in zip(entries, cards,
-                                                                        check_declaration(hand, cards, run.rules)):
+        for (_, kind, _, _, place, _), (_, shown_cards), result in zip(entries, announced,
+                                                                        check_declaration(hand, announced, run.rules)):
             if isinstance(result, Meld):
                 valid.append(result)
                 continue

@@ -33,7 +33,8 @@ def claim_holds(state: PlayState, team: Team, budget: int = NODE_BUDGET) -> bool
 
 
 def _search(state: PlayState, team: Team, memo: dict, counter: list[int]) -> bool:
-    if state.is_over:
+    turn = state.turn
+    if turn is None:  # the deal is over
         return True
     boundary = not state.current_trick
     if boundary:
@@ -41,7 +42,7 @@ def _search(state: PlayState, team: Team, memo: dict, counter: list[int]) -> boo
         known = memo.get(key)
         if known is not None:
             return known
-    ours = state.turn.team is team
+    ours = turn.team is team
     mask = state.legal_mask()
     result = not ours
     while mask:  # highest rank first: the claimers' best tries and the defenders' likely refutations

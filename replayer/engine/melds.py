@@ -250,10 +250,10 @@ def check_declaration(hand: Iterable[Card] | int, announced: Sequence[tuple[Meld
     """Check a player's announcements (kind, cards as written), in order, against the hand
     as dealt (its cards or mask): ``check_melds``, with a ``MeldProblem`` and its message
     for each announcement that is not a valid meld."""
-    hand_mask = hand if type(hand) is int else mask_of(hand)
+    hand_mask = hand if isinstance(hand, int) else mask_of(hand)
     written = [(kind, tuple(cards)) for kind, cards in announced]
     results = check_melds(hand_mask, [(kind, mask_of(cards), len(cards)) for kind, cards in written], rules)
-    return tuple(result if type(result) is Meld else _problem(result, kind, cards, hand_mask)
+    return tuple(result if isinstance(result, Meld) else _problem(result, kind, cards, hand_mask)
                  for result, (kind, cards) in zip(results, written))
 
 
@@ -262,7 +262,7 @@ def check_announcement(hand: Iterable[Card] | int, kind: MeldKind, cards: Sequen
     """Check one announcement against the hand before trick 1. ``others``: the player's
     other announcements (kind, cards) that count for it: those it may share no card
     with, the carrés among them set aside before the maximality test (§9.6)."""
-    hand_mask = hand if type(hand) is int else mask_of(hand)
+    hand_mask = hand if isinstance(hand, int) else mask_of(hand)
     cards = tuple(cards)
     used = carres = 0
     for other_kind, other in others:
@@ -272,7 +272,7 @@ def check_announcement(hand: Iterable[Card] | int, kind: MeldKind, cards: Sequen
             carres |= other_mask
     table = _meld_table(rules.carre_minor, rules.carre_nines)
     result = _check(table, rules, hand_mask, kind, mask_of(cards), len(cards), used, carres)
-    return result if type(result) is Meld else _problem(result, kind, cards, hand_mask)
+    return result if isinstance(result, Meld) else _problem(result, kind, cards, hand_mask)
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,7 +303,8 @@ def score_melds(melds_by_seat: Mapping[Seat, Sequence[Meld]], contract: Contract
         side = seat.index & 1
         sums[side] += sum(m.value for m in melds)
         for meld in melds:
-            if best[side] is None or meld.key(denomination) > best[side].key(denomination):
+            leading = best[side]
+            if leading is None or meld.key(denomination) > leading.key(denomination):
                 best[side] = meld
     if not sums[0] and not sums[1]:
         return NO_MELDS

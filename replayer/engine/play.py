@@ -176,12 +176,12 @@ class PlayState:
             first = leader.index
         self.contract = contract
         self.rules = rules
-        if type(hands) is tuple:  # the replay passes the masks it has already made
+        if isinstance(hands, tuple):  # the replay passes the masks it has already made
             held = list(hands)
         else:
             held = [0, 0, 0, 0]
             for seat, cards in hands.items():
-                held[_SEAT_POSITION[id(seat)]] = cards if type(cards) is int else mask_of(cards)
+                held[_SEAT_POSITION[id(seat)]] = cards if isinstance(cards, int) else mask_of(cards)
         self._dealt = dealt = tuple(held)
         self._hands = held
         self._first_leader = self._leader = self._turn = first  # _turn is -1 once the deal is over

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from types import MappingProxyType
-from typing import Any, Mapping, NamedTuple, Sequence
+from typing import Any, Mapping, NamedTuple, Protocol, Sequence
 
 from notation.values import Denomination, Seat, Team
 
@@ -173,13 +173,14 @@ class DealScore(NamedTuple):
     def from_dict(cls, data: dict[str, Any]) -> DealScore:
         """The score ``as_dict`` gave."""
         sides = {side.team: side for side in map(SideScore.from_dict, data["sides"])}
-
-        def team(key: str) -> Team | None:
-            return Team.parse(data[key]) if data[key] else None
-
         contract = Contract.parse(data["contract"]) if data["contract"] else None
         return cls(contract, Outcome(data["outcome"]), sides.get(Team.NS), sides.get(Team.EW), data["contract_value"],
-                   data["multiplier"], team("capot"), data["litige_hold"], team("meld_team"), data["formula"])
+                   data["multiplier"], _team_or_none(data["capot"]), data["litige_hold"],
+                   _team_or_none(data["meld_team"]), data["formula"])
+
+
+def _team_or_none(text: str | None) -> Team | None:
+    return Team.parse(text) if text else None
 
 
 def void_deal_score() -> DealScore:
@@ -434,6 +435,28 @@ class MatchOverError(ValueError):
     """A deal added after the match was won."""
 
 
+class CountedDeal(Protocol):
+    """What a match counts of a deal: a ``DealScore``, or a recorded Result that could not be
+    rescored (``check.matches``)."""
+
+    @property
+    def outcome(self) -> Outcome: ...
+
+    @property
+    def scores(self) -> tuple[int, int]: ...
+
+    @property
+    def litige_hold(self) -> int: ...
+
+    @property
+    def takers(self) -> Team | None: ...
+
+    @property
+    def defenders(self) -> Team | None: ...
+
+    def score(self, team: Team) -> int: ...
+
+
 class MatchState:
     """Running totals of a match (§7): litige holds carried on, the target, the winner."""
 
@@ -447,7 +470,7 @@ class MatchState:
         self.exceed = rules is not None and rules.match_end == "exceed"
         self._totals = [0, 0]
         self.pending_litige = 0  # held points waiting for the next scored deal
-        self.deals: list[DealScore] = []
+        self.deals: list[CountedDeal] = []
         self.winner: Team | None = None
 
     @property
@@ -462,7 +485,7 @@ class MatchState:
         """Go on from ``totals``: the deals that led there are not known (an excerpt of a match)."""
         self._totals = list(totals)
 
-    def add(self, deal: DealScore) -> None:
+    def add(self, deal: CountedDeal) -> None:
         if self.winner is not None:
             raise MatchOverError(f"the match is over: {self.winner} won")
         self.deals.append(deal)
