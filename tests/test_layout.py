@@ -5,6 +5,7 @@ test modules of the same name may live in two folders); what tests share is in
 from __future__ import annotations
 
 import ast
+import importlib
 import os
 import shutil
 import subprocess
@@ -50,7 +51,27 @@ def test_the_tests_folder_is_not_on_the_path():
     assert "pythonpath" not in settings
     import notation
 
-    assert Path(notation.__file__).resolve().parent == ROOT / "notation"
+    assert Path(notation.__file__).resolve().parent != TESTS / "notation"
+    assert Path(notation.__file__).name in ("__init__.py", "__init__.pyc")
+
+
+def test_an_installed_package_runs_its_compiled_modules():
+    """``pip install .`` compiles the modules of setup.py's COMPILED (docs/architecture.md), and
+    the suite imports the installed package (tests/conftest.py): so every test runs them."""
+    import notation
+
+    if Path(notation.__file__).resolve().parent == ROOT / "notation":
+        pytest.skip("testing the checkout: an editable or no install, pure Python")
+    if os.environ.get("BELOTE_PURE_PYTHON") == "1":
+        pytest.skip("installed with BELOTE_PURE_PYTHON=1: pure Python")
+    setup = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
+    listed = next(node.value for node in setup.body if isinstance(node, ast.Assign)
+                  and any(isinstance(target, ast.Name) and target.id == "COMPILED" for target in node.targets))
+    compiled = ast.literal_eval(listed)
+    assert compiled
+    for path in compiled:
+        module = importlib.import_module(path.removesuffix(".py").replace("/", "."))
+        assert module.__file__.endswith(".so"), module.__file__
 
 
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
