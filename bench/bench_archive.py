@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import measured  # noqa: E402  (the installed package, else the checkout: bench/measured.py)
 
 from notation.values import SEATS  # noqa: E402
 from replayer.archive import Archive, SearchQuery  # noqa: E402
@@ -153,6 +153,7 @@ def time_searches(archive: Archive, repeat: int) -> None:
 
 
 def main() -> None:
+    print(measured.describe())
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     options.add_argument("--records", type=int, default=100_000)
     options.add_argument("--distinct", type=int, default=2_000)

@@ -26,7 +26,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import measured  # noqa: E402  (the installed package, else the checkout: bench/measured.py)
 
 from notation.values import SEATS  # noqa: E402
 from replayer.engine.bidding import new_bidding  # noqa: E402
@@ -109,6 +109,7 @@ def timed(runs: dict[str, tuple]) -> dict[str, float]:
 
 
 def main() -> None:
+    print(measured.describe())
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=2000)
     parser.add_argument("--old", type=Path, help="a folder holding the former engine as the package replayer_old")

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import measured  # noqa: E402  (the installed package, else the checkout: bench/measured.py)
 
 from notation.values import SEATS  # noqa: E402
 from replayer.engine.generator import deal_record, generate_deal  # noqa: E402
@@ -38,6 +38,7 @@ def rate(profile: str, count: int, records: bool) -> float:
 
 
 def main() -> None:
+    print(measured.describe())
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     print(f"{'profile':16} {'deals/s':>9} {'records/s':>10}   (best of {RUNS} runs of {count} deals)")
     for profile in PROFILES:

@@ -18,7 +18,8 @@ import time
 import tracemalloc
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import measured  # noqa: E402  (the installed package, else the checkout: bench/measured.py)
+sys.path.append(str(measured.ROOT))  # for tests.conftest; appended, so an installed package comes first
 
 from notation.parser import parse  # noqa: E402
 from notation.splitter import scan_headers  # noqa: E402
@@ -71,6 +72,7 @@ def peak_memory(path: str) -> int:
 
 
 def main() -> None:
+    print(measured.describe())
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
     with tempfile.TemporaryDirectory() as tmp:
         big, small = os.path.join(tmp, "big.belote"), os.path.join(tmp, "small.belote")

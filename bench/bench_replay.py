@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import measured  # noqa: E402  (the installed package, else the checkout: bench/measured.py)
 
 from notation.values import ALL_CARDS, SEATS, Denomination, Seat  # noqa: E402
 from replayer.engine.contract import Contract  # noqa: E402
@@ -61,6 +61,7 @@ def replay(deals: list[Deal], rules: Rules) -> int:
 
 
 def main() -> None:
+    print(measured.describe())
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000
     rng = random.Random(2026)
     grand_deals, grand_time = 0, 0.0

@@ -35,7 +35,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import measured  # noqa: E402  (the installed package, else the checkout: bench/measured.py)
 
 import chess  # noqa: E402
 import chess.pgn  # noqa: E402
@@ -187,6 +187,7 @@ def whole_processes(folder: Path, pgn: str, records: int, pairs: int) -> None:
 
 
 def main() -> None:
+    print(measured.describe())
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--records", type=int, default=20_000)
     parser.add_argument("--distinct", type=int, default=2_000)
