@@ -35,6 +35,7 @@ COMPILED = [
     "replayer/engine/melds.py",
     "replayer/engine/scoring.py",
     "replayer/check/faults.py",
+    "replayer/check/validator.py",
 ]
 
 

@@ -253,11 +253,14 @@ def _belote(run: Faults) -> None:
                     first_of_pair.get(key, Location(run.index)), seat=belote.seat)
 
 
-def _played(data: RecordData) -> Iterator[tuple[int, int, int]]:
-    """(play number, trick, position) of every card the replay plays, in order."""
-    for trick in range(len(data.tricks)):
-        for position, number in enumerate(data.trick_plays(trick)[:4], 1):
-            yield number, trick + 1, position
+def _played(data: RecordData) -> list[tuple[int, int, int]]:
+    """(play number, trick, position) of every card the replay plays, in order.
+
+    A list, not a generator: compiled by mypyc 2.4.1, a generator that ``zip`` left unfinished
+    (the replay stopped before the last card) ended ``_belote`` in "SystemError: error return
+    without exception set"."""
+    return [(number, trick + 1, position) for trick in range(len(data.tricks))
+            for position, number in enumerate(data.trick_plays(trick)[:4], 1)]
 
 
 # --- rescoring and the Result tag ---------------------------------------------
