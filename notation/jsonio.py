@@ -335,8 +335,8 @@ def _not_read_back(record: Record, obj: JSON) -> JSONFormatError | None:
     results = list(parse(text))
     if len(results) == 1 and results[0].ok:
         return None
-    error = next((result.errors[0] for result in results if result.errors), None)
-    why = f"{len(results)} records" if error is None else error.problem
+    first = next((result.errors[0] for result in results if result.errors), None)
+    why = f"{len(results)} records" if first is None else first.problem
     return JSONFormatError(f"the notation written from it cannot be read back: {why}")
 
 

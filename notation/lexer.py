@@ -22,8 +22,8 @@ from .values import (ALL_CARDS, ANNOTATIONS, Call, CallKind, MeldKind, NotationE
 # --- tag pairs ---------------------------------------------------------------------------------
 
 TAG_NAME = r"[A-Za-z0-9_]++"
-TAG_VALUE = r'"((?:[^"\\\n]++|\\["\\])*+)"'
-TAG_PAIR = re.compile(rf"\[[ \t]*({TAG_NAME})[ \t]*{TAG_VALUE}[ \t]*\]")
+TAG_VALUE = r'"([^"\\\n]*+(?:\\["\\][^"\\\n]*+)*+)"'  # (runs of plain characters between escapes: fewer steps)
+TAG_PAIR = re.compile(rf"\[[ \t]*+({TAG_NAME})[ \t]*+{TAG_VALUE}[ \t]*+\]")
 """``[Name "value"]``: only ``\\"`` and ``\\\\`` escapes; spaces and tabs around the name and value."""
 TAG_START = re.compile(rb'[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*"')
 """A line that starts a tag pair (bytes): where the splitter may end a record."""

@@ -46,6 +46,7 @@ _NEXT = {HEAD: "a tag pair, a hand, the turned card, taking, auction, an announc
          STOPPED: "the end of the record"}
 WORD_BITS = 20
 _WORD_MASK = (1 << WORD_BITS) - 1
+_LABELS = tuple(f"{number}." for number in range(MAX_TRICKS + 2))  # the number written before a trick
 
 
 def place(line: int, word: int) -> int:
@@ -307,7 +308,8 @@ class _Reader:
                 self.section_last = index
                 return index + 1
             line = self.line << WORD_BITS
-            start = 1 if head == f"{len(tricks) + 1}." else 0
+            number = len(tricks) + 1
+            start = 1 if number < len(_LABELS) and head == _LABELS[number] else 0
             found = list(map(known, tokens[start:]))
             if 0 < len(found) <= 4 and None not in found and not self.waiting:
                 tricks.append((len(plays), line))
@@ -336,7 +338,16 @@ class _Reader:
                 raise self.problem(0, first, _NEXT.get(section, ""))
             if new != section:
                 self.start(new)
-            getattr(self, _LINE_READERS[new])(tokens)
+            if new == HANDS:  # (direct calls: a compiled reader calls its methods natively)
+                self.hand_line(tokens)
+            elif new == TURNED:
+                self.turned_line(tokens)
+            elif new == BIDDING:
+                self.bidding_line(tokens)
+            elif new == ANNOUNCES:
+                self.announce_line(tokens)
+            else:
+                self.play_line(tokens)
 
     def end_play(self, tokens: list[str]) -> None:
         """``claim <seat>`` or ``*``: the end of the play."""
@@ -705,7 +716,3 @@ class _Reader:
         if seat is None:
             raise self.at_end("unexpected end of the line", A_SEAT)
         self.data.claim = (seat, at, comments)
-
-
-_LINE_READERS = {HANDS: "hand_line", TURNED: "turned_line", BIDDING: "bidding_line", ANNOUNCES: "announce_line",
-                 PLAY: "play_line"}

@@ -75,9 +75,11 @@ class Problem:
     byte_offset: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RawRecord:
-    """The text of one record as cut (line ends ``\\n``) and where it is in its file."""
+    """The text of one record as cut (line ends ``\\n``) and where it is in its file. Plain data,
+    not frozen: one is made for every record of a file, and a frozen dataclass costs several
+    times more to make (its ``__init__`` goes through ``object.__setattr__``)."""
 
     index: int
     text: str
@@ -105,9 +107,10 @@ class RawRecord:
         return "\n".join(lines)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Headers:
-    """The tag pairs of one record, where it is, and whether it was cut cleanly."""
+    """The tag pairs of one record, where it is, and whether it was cut cleanly (plain data, as
+    ``RawRecord``)."""
 
     index: int
     tags: tuple[tuple[str, str], ...]

@@ -113,7 +113,7 @@ def _finding_rows(report: Report, raw: RawRecord) -> tuple[dict[str, Any], ...]:
 def _columns(data: RecordData, report: Report, raw: RawRecord, contract: Contract | None,
              comments: str | None) -> dict[str, Any]:
     """The ``records`` columns known from the record and its report."""
-    tag = data.tag
+    tag = dict(reversed(data.tags)).get  # the first of each name, as RecordData.tag
     errors = sum(1 for f in report.findings if f.severity is Severity.ERROR)
     warnings = sum(1 for f in report.findings if f.severity is Severity.WARNING)
     recorded, rescored = report.recorded, report.rescored
@@ -143,6 +143,10 @@ def contract_text(contract: Contract) -> str:
 
 def all_comments(data: RecordData) -> str | None:
     """Every comment of the record, one per line, for full-text search."""
+    if not (data.comments or data.turned_comments or data.call_comments or data.trick_comments or data.play_comments
+            or any(hand[3] for hand in data.hands) or any(item[5] for item in data.announcements)
+            or data.claim is not None and data.claim[2]):
+        return None  # most records: none, found without walking the tricks
     texts = list(data.comments)
     for _, _, _, comments in sorted(data.hands, key=lambda hand: hand[0].index):
         texts += comments

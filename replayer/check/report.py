@@ -10,7 +10,7 @@ from notation.values import ALL_CARDS, SEATS, Card, Seat
 
 from ..engine.contract import Contract
 from ..engine.play import PlayState
-from ..engine.rules import Rules
+from ..engine.rules import Rules, rules_name
 from ..engine.scoring import DealScore
 from .findings import Finding, Severity
 
@@ -101,19 +101,23 @@ class Report:
     @property
     def rules_text(self) -> str:
         """The rules as written in a ``Rules`` tag (``ffb-coinche; undertrump=must``), ``?`` when none applied."""
-        return "?" if self.rules is None else str(self.rules)
+        return "?" if self.rules is None else rules_name(self.rules)  # (a file holds the same few)
 
     def renumbered(self, index: int, line_shift: int = 0) -> Report:
         """The same report as record ``index`` of its file, its lines moved by ``line_shift``
         (a report of a record of a file, stored with lines from 1 of its own text)."""
         if index == self.index and not line_shift:
             return self
-        findings = tuple(replace(f, location=replace(
-            f.location, record=index, line=None if f.location.line is None else f.location.line + line_shift))
-            for f in self.findings)
-        lines = None if self.lines is None else (self.lines[0] + line_shift, self.lines[1] + line_shift)
-        tag_lines = tuple(line and line + line_shift for line in self.tag_lines)
-        return replace(self, index=index, findings=findings, lines=lines, tag_lines=tag_lines)
+        findings = self.findings
+        if findings:
+            findings = tuple(replace(f, location=replace(f.location, record=index, line=None if f.location.line is None
+                                                         else f.location.line + line_shift)) for f in findings)
+        lines, tag_lines = self.lines, self.tag_lines
+        if line_shift:
+            lines = None if lines is None else (lines[0] + line_shift, lines[1] + line_shift)
+            tag_lines = tuple(line and line + line_shift for line in tag_lines)
+        return Report(index, findings, self.rules, self.tags, self.dealer, self.score, self.recorded, lines,
+                      self.unchecked, self.replay, tag_lines)
 
     @property
     def ok(self) -> bool:
