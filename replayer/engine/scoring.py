@@ -502,7 +502,7 @@ class MatchState:
             self.pending_litige = 0
         self.winner = self._decide(deal)
 
-    def _decide(self, deal: DealScore) -> Team | None:
+    def _decide(self, deal: CountedDeal) -> Team | None:
         ns, ew = self._totals
         if self.exceed:
             if max(ns, ew) <= self.target:
@@ -514,7 +514,7 @@ class MatchState:
         return Team.NS if ns > ew else Team.EW
 
 
-def _deal_winner(deal: DealScore) -> Team | None:
+def _deal_winner(deal: CountedDeal) -> Team | None:
     """The side that won a deal: the takers of a made contract, the defence of a failed one."""
     if deal.outcome is Outcome.MADE:
         return deal.takers
