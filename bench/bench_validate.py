@@ -24,7 +24,6 @@ Needs python-chess (``pip install '.[bench]'``).
 from __future__ import annotations
 
 import argparse
-import io
 import multiprocessing
 import os
 import random
@@ -37,8 +36,7 @@ from pathlib import Path
 
 import measured  # noqa: E402  (the installed package, else the checkout: bench/measured.py)
 
-import chess  # noqa: E402
-import chess.pgn  # noqa: E402
+from anchor import chess_games, chess_rate  # noqa: E402
 
 from notation.values import SEATS  # noqa: E402
 from replayer.check.streams import validate_stream  # noqa: E402
@@ -50,33 +48,6 @@ from replayer.engine.rules import PROFILES, Rules  # noqa: E402
 def rss_mb() -> float:
     with open("/proc/self/statm") as stats:
         return int(stats.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
-
-
-def chess_games(count: int = 3000, plies: int = 80, seed: int = 1) -> str:
-    """PGN of ``count`` random legal games of up to ``plies`` plies."""
-    rng = random.Random(seed)
-    games = []
-    for _ in range(count):
-        board = chess.Board()
-        game = chess.pgn.Game()
-        node = game
-        for _ in range(plies):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            move = rng.choice(moves)
-            node = node.add_variation(move)
-            board.push(move)
-        games.append(str(game))
-    return "\n\n".join(games) + "\n"
-
-
-def chess_rate(pgn: str) -> float:
-    stream, count = io.StringIO(pgn), 0
-    start = time.process_time()
-    while chess.pgn.read_game(stream) is not None:
-        count += 1
-    return count / (time.process_time() - start)
 
 
 def make_files(folder: Path, records: int, distinct: int, seed: int = 7) -> tuple[Path, Path]:

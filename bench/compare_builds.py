@@ -33,37 +33,23 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+BENCH = str(Path(__file__).resolve().parent)  # anchor.py, for the worker processes
 
 WORKER = r'''
-import io, os, random, sys, tempfile, time
-root, task, path, records = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+import os, sys, tempfile, time
+root, task, path, records, bench = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
 if root != "-":
     sys.path.insert(0, root)
 old = os.path.isfile(os.path.join(root, "replayer", "validator.py")) if root != "-" else False
 if task == "chess":
-    import chess, chess.pgn
-    rng = random.Random(1)
-    games = []
-    for _ in range(int(os.environ.get("CHESS_GAMES", 3000))):
-        board, game = chess.Board(), chess.pgn.Game()
-        node = game
-        for _ in range(80):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            move = rng.choice(moves)
-            node = node.add_variation(move)
-            board.push(move)
-        games.append(str(game))
-    pgn = "\n\n".join(games) + "\n"
+    sys.path.insert(0, bench)  # the anchor's module imports nothing of the project
+    from anchor import chess_games, read_all
+    pgn = chess_games(int(os.environ.get("CHESS_GAMES", 3000)))
     if path != "-":  # write the games for chess_process, and stop
         open(path, "w").write(pgn)
         sys.exit()
     def run():
-        stream, count = io.StringIO(pgn), 0
-        while chess.pgn.read_game(stream) is not None:
-            count += 1
-        return count
+        return read_all(pgn)
 elif task == "validate":
     data = open(path, "rb").read()
     if old:
@@ -105,7 +91,7 @@ main()
 
 
 def in_process(python: str, root: str, task: str, path: str, records: int = 0) -> float:
-    out = subprocess.run([python, "-c", WORKER, root, task, path, str(records)], capture_output=True, text=True,
+    out = subprocess.run([python, "-c", WORKER, root, task, path, str(records), BENCH], capture_output=True, text=True,
                          cwd=tempfile.gettempdir())
     if out.returncode:
         raise SystemExit(out.stderr[-3000:])
@@ -155,7 +141,7 @@ def main() -> None:
         print(f"round {round_ + 1} {task:<10} {build:<9} {rate:>10,.0f}/s", flush=True)
 
     pgn = os.path.join(tempfile.mkdtemp(), "games.pgn")
-    subprocess.run([python, "-c", WORKER, "-", "chess", pgn, "0"], check=True)  # the anchor's games, for chess_process
+    subprocess.run([python, "-c", WORKER, "-", "chess", pgn, "0", BENCH], check=True)  # the anchor's games, for chess_process
     for round_ in range(args.rounds):
         keep("anchor", "chess", in_process(python, "-", "chess", "-"))  # read_game in one process, CPU
         if any(task.startswith("cli") for task in tasks):
