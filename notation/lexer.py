@@ -135,6 +135,7 @@ AUCTION_KINDS = frozenset({CallKind.PASS, CallKind.BID, CallKind.CAPOT, CallKind
 KNOWN_PLAYS: dict[str, tuple[int, Seat | None, str | None]] = {}
 """The played words read so far (``played`` fills it): the reader looks a whole line up at once."""
 _CALLS: dict[str, tuple[Call, Seat | None, str | None]] = {}
+_MAX_CACHED = 20_000  # words kept in each cache: a file uses a few hundred; a crafted one may try millions
 _ANNOTATED = re.compile(r"(.+?)(!!|\?\?|!\?|\?!|!|\?)?")
 
 
@@ -165,6 +166,8 @@ def played(word: str) -> tuple[int, Seat | None, str | None] | None:
         card = None if parts is None else _split_annotation(parts[1], CARD_WORDS)
         if parts is None or card is None:
             return None
+        if len(KNOWN_PLAYS) >= _MAX_CACHED:
+            KNOWN_PLAYS.clear()
         found = KNOWN_PLAYS[word] = (CARD_WORDS[card[0]], parts[0], card[1])
     return found
 
@@ -187,6 +190,8 @@ def call(word: str, kinds: frozenset[CallKind]) -> tuple[Call, Seat | None, str 
             value = Call.parse(text.group(1).replace("é", "e").replace("É", "E"))  # type: ignore[union-attr]
         except NotationError:
             return None
+        if len(_CALLS) >= _MAX_CACHED:  # spellings are many (any bid value, case, seat, annotation): stay bounded
+            _CALLS.clear()
         found = _CALLS[word] = (value, parts[0], text.group(2))  # type: ignore[union-attr]
     return found if found[0].kind in kinds else None
 

@@ -107,3 +107,17 @@ def test_a_last_line_of_whitespace_is_not_part_of_the_record(space: str) -> None
 def test_a_trick_number_of_other_digits_is_a_syntax_error_at_its_place(number: str) -> None:
     text = f'[Event "x"]\nplay\n{number} AS KS QS JS\n'
     assert results(text) == [("RecordSyntaxError", 3, 1, f'unexpected "{number}"')]
+
+
+def test_the_word_caches_stay_bounded_whatever_a_file_spells() -> None:
+    """The lexer remembers each call and card word it has read (a file repeats a few hundred);
+    a crafted file that spells 40,000 different bids does not make it keep them all."""
+    from notation import lexer
+
+    lexer._CALLS.clear()
+    words = [f"{seat}:{value}H{note}" for value in range(80, 3_413) for seat in "NESW" for note in ("", "!", "?!")]
+    text = "\n\n".join(f'[Event "{i}"]\nauction {" ".join(words[i:i + 4_000])}' for i in range(0, len(words), 4_000))
+    assert len(words) == 39_996
+    assert all(not result.errors for result in parse(text))
+    assert 0 < len(lexer._CALLS) <= 20_000
+    assert lexer.call("N:80H", lexer.AUCTION_KINDS) is not None  # still read right after a clear
