@@ -24,6 +24,7 @@ from replayer.archive import Archive
 from replayer.cli import belote, generated_records
 from replayer.cli.import_command import import_command
 from replayer.engine.rules import Rules
+from replayer.web import serve
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "samples" / "01-classic-round1.belote"
@@ -240,7 +241,7 @@ def _started(*args: object, **kwargs: object) -> None:
 
 def _serve(monkeypatch, *args: object):
     monkeypatch.setenv("BELOTE_SECRET_KEY", "test")  # the instance folder's secret key is not needed
-    monkeypatch.setattr(flask.Flask, "run", _started)  # a site that starts fails the test, not hangs it
+    monkeypatch.setattr(serve, "listen", _started)  # a site that starts fails the test, not hangs it
     return CliRunner().invoke(belote, ["serve", "--port", "0", *map(str, args)])
 
 
@@ -320,7 +321,7 @@ def test_serve_refuses_an_unreadable_secret_key_with_one_line(tmp_path: Path, mo
         expected = ("the secret key or a configuration file is not text: 'ascii' codec can't decode byte 0xff "
                     "in position 0: ordinal not in range(128)")
     monkeypatch.setattr(flask.Flask, "auto_find_instance_path", lambda self: str(instance))
-    monkeypatch.setattr(flask.Flask, "run", _started)
+    monkeypatch.setattr(serve, "listen", _started)
     monkeypatch.delenv("BELOTE_SECRET_KEY", raising=False)
     result = CliRunner().invoke(belote, ["serve", "--db", str(tmp_path / "site.sqlite"), "--port", "0"])
     assert (result.exit_code, result.stderr) == (2, f"belote serve: error: {expected}\n")

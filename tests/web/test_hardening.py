@@ -2,8 +2,9 @@
 bodies over the limit, server paths, the Host header, bodies that never come, control
 characters, broken forms, the Server header and the rate limit.
 
-The body and connection tests run against the real server (Werkzeug's, with ``belote serve``'s
-request handler) in a thread, over real sockets: a chunked body only exists there."""
+The body and connection tests run against a real server (Werkzeug's, with ``belote serve --debug``'s
+request handler) in a thread, over real sockets: a chunked body only exists there. waitress,
+``belote serve``'s own server, is tested in a real process in test_serve_waitress.py."""
 
 from __future__ import annotations
 
