@@ -116,8 +116,7 @@ class Report:
         if line_shift:
             lines = None if lines is None else (lines[0] + line_shift, lines[1] + line_shift)
             tag_lines = tuple(line and line + line_shift for line in tag_lines)
-        return Report(index, findings, self.rules, self.tags, self.dealer, self.score, self.recorded, lines,
-                      self.unchecked, self.replay, tag_lines)
+        return replace(self, index=index, findings=findings, lines=lines, tag_lines=tag_lines)
 
     @property
     def ok(self) -> bool:

@@ -182,9 +182,9 @@ def _announcements(run: Faults) -> dict[Seat, tuple[Meld, ...]]:
             hand = run.masks[seat.index]
         elif (cards := written.get(seat)) is not None and len(cards) == 8 and UNKNOWN not in cards:
             hand = sum(1 << index for index in cards)
-        else:  # a hidden hand: only the shape of the melds is checked
+        else:
             hand = None
-        if hand is None:
+        if hand is None:  # a hidden hand: only the shape of the melds is checked
             hand = sum(1 << index for entry in entries for index in entry[2])
             run.unchecked.append(f"{seat.full_name}'s announcements against the hand (hand unknown)")
         elif run.rules.meld_cards != "dealt":

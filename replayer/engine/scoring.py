@@ -243,6 +243,13 @@ class _Sheet:
         # 000 "카드 점수가 과반인 82점 이상", 92 with a belote; 002 "선언 점수는 최종 계산과 무관하다").
         self.tests = self.totals if melds_in_contract else (points[0] + belote[0], points[1] + belote[1])
 
+    def failure_split(self, rules: Rules) -> tuple[int, int, int, int]:
+        """Where a failed contract's belotes and melds go (§9.5): the takers' belote and melds
+        they keep, then the melds and belotes the defence scores."""
+        (b_t, b_d), (a_t, a_d) = self.belote, self.melds
+        kept, lost = rules.belote_kept_on_failure, rules.melds_lost_on_failure
+        return (b_t if kept else 0), (0 if lost else a_t), a_d + (a_t if lost else 0), b_d + (0 if kept else b_t)
+
     def rounded(self, role: int, value: int) -> int:
         if self.rounding == "none":
             return value
@@ -315,10 +322,9 @@ def _score_classic(deal: FinishedDeal, rules: Rules, sheet: _Sheet,
 
 def _failure_parts(rules: Rules, sheet: _Sheet, base: int) -> tuple[int, int, str]:
     """Classic dedans: (takers, defenders, formula) before rounding."""
-    kept = rules.belote_kept_on_failure
-    takers = (sheet.belote[0] if kept else 0) + (0 if rules.melds_lost_on_failure else sheet.melds[0])
-    melds_to_defence = sheet.melds[1] + (sheet.melds[0] if rules.melds_lost_on_failure else 0)
-    defenders = base + sheet.belote[1] + (0 if kept else sheet.belote[0]) + melds_to_defence
+    belote_kept, melds_kept, melds_to_defence, belotes = sheet.failure_split(rules)
+    takers = belote_kept + melds_kept
+    defenders = base + belotes + melds_to_defence
     return takers, defenders, f"defenders {base} + belote + melds = {defenders}, takers {takers}"
 
 
@@ -384,15 +390,10 @@ def _coinche_made(deal: FinishedDeal, rules: Rules, sheet: _Sheet, takers: Team,
 
 def _coinche_failed(rules: Rules, sheet: _Sheet, c: int, m: int) -> tuple[tuple[int, int], str]:
     """A failed coinche contract: (takers, defenders) and the formula, per ``multiplier_scope``."""
-    b_t, b_d = sheet.belote
-    a_t, a_d = sheet.melds
     scope = rules.multiplier_scope
-    kept = rules.belote_kept_on_failure
     # melds_lost_on_failure=false (§9.5): the takers keep their own melds, unmultiplied (FFB practice).
-    lost = rules.melds_lost_on_failure
-    takers_score = (b_t if kept else 0) + (0 if lost else sheet.rounded(0, a_t))
-    defence_melds = a_d + (a_t if lost else 0)
-    belotes = b_d + (0 if kept else b_t)
+    belote_kept, melds_kept, defence_melds, belotes = sheet.failure_split(rules)
+    takers_score = belote_kept + sheet.rounded(0, melds_kept)
     made = sheet.rounded(1, rules.failure_base + defence_melds)
     if scope == "whole":
         defenders = (made + c) * m + belotes
@@ -421,10 +422,8 @@ def _capot_contract_value(made: bool, rules: Rules, sheet: _Sheet, c: int,
     if made:
         return Outcome.MADE, (c * m + a_t + b_t, a_d + b_d), \
             f"takers {c} x {m} + melds {a_t} + belote {b_t}, defenders melds {a_d} + belote {b_d}"
-    kept, lost = rules.belote_kept_on_failure, rules.melds_lost_on_failure
-    takers = (b_t if kept else 0) + (0 if lost else a_t)
-    melds = a_d + (a_t if lost else 0)
-    belotes = b_d + (0 if kept else b_t)
+    belote_kept, melds_kept, melds, belotes = sheet.failure_split(rules)
+    takers = belote_kept + melds_kept
     return Outcome.FAILED, (takers, c * m + melds + belotes), \
         f"defenders {c} x {m} + melds {melds} + belote {belotes}, takers {takers}"
 
