@@ -34,6 +34,7 @@ COMPILED = [
     "replayer/engine/play.py",
     "replayer/engine/melds.py",
     "replayer/engine/scoring.py",
+    "replayer/engine/solver.py",
     "replayer/check/faults.py",
     "replayer/check/validator.py",
 ]

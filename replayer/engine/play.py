@@ -132,6 +132,77 @@ class Illegality:
         return f"{context}: {who} {duty[self.reason]}"
 
 
+# --- the legal-card rule -----------------------------------------------------------
+
+class Duties:
+    """The one legal-card rule of rules.md §3, on masks, for one denomination and rule set.
+
+    ``PlayState`` asks it for every card a record plays and the solver for every position
+    it searches: both read the same rule, so they cannot disagree on a legal card.
+    """
+
+    def __init__(self, trump: int, beats: tuple[int, ...], climb: bool, climb_duty: str, exempt: bool,
+                 must_under: bool, overtrump: bool, or_trump: int) -> None:
+        self.trump = trump  # the trump mask (every card at TA, none at SA)
+        self.beats = beats  # beats[c]: the cards that beat c when c wins the trick (cardmasks)
+        self.climb = climb  # a trump (TA: any) lead must be beaten when possible
+        self.climb_duty = climb_duty
+        self.exempt = exempt  # partner_exemption
+        self.must_under = must_under  # undertrump=must
+        self.overtrump = overtrump  # must_overtrump
+        self.or_trump = or_trump  # follow_or_trump: the trumps that may replace a card of the suit led
+
+    def legal(self, hand: int, seat: int, led: int, win: int, win_seat: int, bit: int = 0) -> tuple[int, str]:
+        """The cards of ``hand`` that ``seat`` may play into a trick whose suit led is ``led``
+        (a mask) and whose winning card ``win`` is ``win_seat``'s, and the duty (one of
+        ``ILLEGAL_REASONS``) that playing card ``bit``, held but not among them, breaks (""
+        when every card of the hand may be played). A lead is free: callers do not ask."""
+        followers = hand & led
+        if followers:
+            if led & self.trump and self.climb:  # trumps led (trump_lead_must_beat), or TA with ta_must_beat
+                over = followers & self.beats[win]
+                if over:
+                    return over, self.climb_duty if bit & led else "must-follow"
+            ruffs = hand & self.or_trump & ~led  # follow_or_trump: a trump may replace a card of the suit led
+            if not ruffs:
+                return followers, "must-follow"
+            # A trump played instead still goes over a trump in the trick if it can (002 rule 3).
+            over = ruffs & self.beats[win] if self.overtrump else ruffs
+            return followers | (over or ruffs), "must-overtrump" if bit & ruffs else "must-follow"
+        trumps = hand & self.trump
+        if not trumps or (self.exempt and win_seat == seat ^ 2):
+            return hand, ""
+        if not self.overtrump:  # must_overtrump=false (004): any trump will do
+            return trumps, "must-trump"
+        # With no trump in the trick, beats[win] holds every trump: must trump is must go over.
+        over = trumps & self.beats[win]
+        if over:
+            return over, "must-overtrump" if self.trump >> win & 1 else "must-trump"
+        if self.must_under:
+            return trumps, "must-undertrump"
+        return hand, ""
+
+
+class Position(NamedTuple):
+    """A ``PlayState`` as plain integers (``PlayState.position()``): what a search needs."""
+
+    hands: tuple[int, int, int, int]  # masks, by seat N E S W
+    turn: int  # the seat to play
+    n: int  # cards in the trick in progress
+    led: int  # the mask of the suit led (0 at a lead)
+    win: int  # the card winning the trick, and its seat
+    win_seat: int
+    trick_points: int  # points in the trick so far
+    ns_points: int  # card points of the finished tricks
+    ew_points: int
+    won: int  # bit 0: NS have taken a trick; bit 1: EW have
+    tricks: int  # finished tricks
+    duties: Duties  # the legal-card rule
+    beats: tuple[int, ...]  # the trick-winner table (cardmasks)
+    points: tuple[int, ...]
+    following: tuple[int, ...]  # the next seat to play after each seat
+
+
 # --- the state ----------------------------------------------------------------
 
 class PlayState:
@@ -157,16 +228,14 @@ class PlayState:
     ``Illegality`` (``explain_illegal``) and play the card as written (``apply``).
     """
 
-    __slots__ = ("contract", "rules", "_mode", "_beats", "_points", "_trump", "_climb", "_climb_duty", "_exempt",
-                 "_must_under", "_overtrump", "_or_trump", "_next", "_dealt", "_hands", "_turn", "_leader",
+    __slots__ = ("contract", "rules", "_mode", "_beats", "_points", "_trump", "_duties", "_next", "_dealt", "_hands", "_turn", "_leader",
                  "_first_leader", "_n", "_led", "_win", "_win_seat", "_trick_points", "_tricks", "_plays",
                  "_team_points", "_trick_counts", "_claim", "_pairs")
 
     def __init__(self, hands: Mapping[Seat, Iterable[Card] | int] | tuple[int, int, int, int], contract: Contract,
                  rules: Rules, *, leader: Seat | None = None, dealer: Seat | None = None) -> None:
         """``hands``: each seat's cards (or mask), or the four masks in seat order N E S W."""
-        (self._mode, self._beats, self._points, self._trump, self._climb, self._climb_duty, self._exempt,
-         self._must_under, self._overtrump, self._or_trump, self._next, trump_suit_indices,
+        (self._mode, self._beats, self._points, self._trump, self._duties, self._next, trump_suit_indices,
          dealer_leads) = _config(contract.denomination, rules)
         if leader is None:
             if dealer is None:
@@ -267,37 +336,11 @@ class PlayState:
     # --- the legal cards (rules.md §3) ----------------------------------------------
 
     def _legal(self, seat: int, bit: int = 0) -> tuple[int, str]:
-        """The one legal-card rule, on masks: the cards ``seat`` may play now, and the
-        duty (one of ``ILLEGAL_REASONS``) that playing card ``bit``, held but not among
-        them, breaks ("" when every card of the hand may be played)."""
+        """The cards ``seat`` may play now and the duty that card ``bit`` breaks (``Duties.legal``)."""
         hand = self._hands[seat]
         if not self._n:
             return hand, ""  # the lead is free
-        led = self._led
-        followers = hand & led
-        if followers:
-            if led & self._trump and self._climb:  # trumps led (trump_lead_must_beat), or TA with ta_must_beat
-                over = followers & self._beats[self._win]
-                if over:
-                    return over, self._climb_duty if bit & led else "must-follow"
-            ruffs = hand & self._or_trump & ~led  # follow_or_trump: a trump may replace a card of the suit led
-            if not ruffs:
-                return followers, "must-follow"
-            # A trump played instead still goes over a trump in the trick if it can (002 rule 3).
-            over = ruffs & self._beats[self._win] if self._overtrump else ruffs
-            return followers | (over or ruffs), "must-overtrump" if bit & ruffs else "must-follow"
-        trumps = hand & self._trump
-        if not trumps or (self._exempt and self._win_seat == seat ^ 2):
-            return hand, ""
-        if not self._overtrump:  # must_overtrump=false (004): any trump will do
-            return trumps, "must-trump"
-        # With no trump in the trick, beats[win] holds every trump: must trump is must go over.
-        over = trumps & self._beats[self._win]
-        if over:
-            return over, "must-overtrump" if self._trump >> self._win & 1 else "must-trump"
-        if self._must_under:
-            return trumps, "must-undertrump"
-        return hand, ""
+        return self._duties.legal(hand, seat, self._led, self._win, self._win_seat, bit)
 
     def legal_mask(self) -> int:
         """The cards the seat in turn may play, as a mask (0 when the deal is over)."""
@@ -482,6 +525,20 @@ class PlayState:
             self._claim = None
             self._turn = self._next[self._plays[-1][0]] if self._n else self._leader
 
+    def position(self) -> Position:
+        """The state as plain integers, for a search that plays on from here (the solver)."""
+        if self._turn < 0:
+            raise DealOverError("the deal is over: no position to play on from")
+        n = self._n
+        won = 0
+        for _, _, winner, _ in self._tricks:
+            won |= 1 << (winner & 1)
+        hands = self._hands
+        return Position((hands[0], hands[1], hands[2], hands[3]), self._turn, n, self._led if n else 0, self._win if n else 0,
+                        self._win_seat if n else 0, self._trick_points if n else 0, self._team_points[0],
+                        self._team_points[1], won, len(self._tricks), self._duties, self._beats, self._points,
+                        self._next)
+
     # --- results ------------------------------------------------------------------
 
     def card_points(self) -> tuple[int, int]:
@@ -568,9 +625,9 @@ def _config(denomination: Denomination, rules: Rules) -> tuple:
     climb = (tab.mode == MODE_SUIT and rules.trump_lead_must_beat) or (tab.mode == MODE_TA and rules.ta_must_beat)
     climb_duty = "ta-must-beat" if tab.mode == MODE_TA else "must-overtrump-in-trump-lead"
     step = 1 if rules.clockwise else 3
-    config = (tab.mode, tab.beats, tab.points, tab.trump_mask, climb, climb_duty, rules.partner_exemption,
-              rules.undertrump == "must", rules.must_overtrump,
-              tab.trump_mask if tab.mode == MODE_SUIT and rules.follow_or_trump else 0,
+    duties = Duties(tab.trump_mask, tab.beats, climb, climb_duty, rules.partner_exemption, rules.undertrump == "must",
+                    rules.must_overtrump, tab.trump_mask if tab.mode == MODE_SUIT and rules.follow_or_trump else 0)
+    config = (tab.mode, tab.beats, tab.points, tab.trump_mask, duties,
               tuple((i + step) % 4 for i in range(4)),
               _belote_suits(tab, rules), rules.first_leader == "dealer")
     if len(_CONFIGS) > 512:
