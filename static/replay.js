@@ -59,8 +59,28 @@
         same.focus();
       }
     }
+    follow(step);
     if (step >= last()) {
       stop();
+    }
+  }
+
+  // What stays beside the stage follows the step: the current card of the move list, and the
+  // step the "Analyse this deal" form comes back to.
+  function follow(step) {
+    var moves = root.querySelectorAll(".move-list a.move");
+    for (var i = 0; i < moves.length; i++) {
+      var here = parseInt(moves[i].dataset.step, 10) === step;
+      moves[i].classList.toggle("current", here);
+      if (here) {
+        moves[i].setAttribute("aria-current", "step");
+      } else {
+        moves[i].removeAttribute("aria-current");
+      }
+    }
+    var field = root.querySelector('input[data-role="analyse-step"]');
+    if (field) {
+      field.value = String(step);
     }
   }
 
@@ -156,7 +176,8 @@
 
   root.addEventListener("click", function (event) {
     var link = event.target.closest ? event.target.closest("a[data-step]") : null;
-    if (!link || !holder.contains(link) || !stages || event.ctrlKey || event.metaKey || event.shiftKey) {
+    var inPage = link && (holder.contains(link) || link.closest(".move-list"));
+    if (!inPage || !stages || event.ctrlKey || event.metaKey || event.shiftKey) {
       return;
     }
     event.preventDefault();

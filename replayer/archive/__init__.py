@@ -18,6 +18,7 @@ come from a whitelist.
 from __future__ import annotations
 
 import contextlib
+import datetime
 import hashlib
 import hmac
 import io
@@ -29,6 +30,7 @@ import pathlib
 import re
 import secrets
 import sqlite3
+import time
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Callable, Iterable, Iterator, Mapping
 
@@ -36,15 +38,20 @@ from sqlite_utils import Database
 
 from notation import Record, RecordSyntaxError, parse, parse_record
 
-from .importer import Reader, record_hash  # noqa: F401  (record_hash: a record's key for stored_ids)
+from .importer import (Analyser, AnalysisFailed, AnalysisTask, Reader,  # noqa: F401  (record_hash: a record's key
+                       record_hash)  # for stored_ids)
 from .schema import MIGRATIONS, RECORD_INDEXES, foreign_items, migrate
-from .store import Importer, stored_ids
+from .store import Importer, analysis_ids, stored_ids, write_analyses
 from ..engine.rules import Rules
 from ..check.findings import Finding
 from ..check.report import Report
 from ..check.streams import RECORD_BYTES
 
 Progress = Callable[[int], None]
+# The format of the stored analyses this version reads (``DealAnalysis.as_dict()["version"]``):
+# an analysis in another one counts as none (``analyse`` makes it again).
+ANALYSIS_VERSION = 1
+ANALYSIS_BATCH = 8  # records analysed, per worker, between two commits
 # Seconds a write waits for another writer's transaction before giving up: long enough for
 # a club's import to end (``belote import`` waits this long; the site passes a shorter one).
 DEFAULT_TIMEOUT = 30.0
@@ -81,6 +88,26 @@ class ImportSummary:
     unparseable: tuple[tuple[str, int, int, str], ...]
     ids: tuple[int, ...]  # the new records' ids, in input order
     invalid: int = 0  # new records with at least one error
+    duplicate_ids: tuple[int, ...] = ()  # the ids of the records found stored already, in input order
+
+
+@dataclass(frozen=True)
+class AnalysisSummary:
+    """What ``Archive.analyse`` did: the ids analysed and stored (in id order), how many of those
+    analyses are complete (a void deal's too: nothing to analyse), how many of the others stopped
+    early per reason (``illegal-play``, ``hands-unknown``, ``time-limit``, ``no-play``), the ids
+    left out because their text no longer reads or they changed or went while they were
+    analysed, and the seconds it took."""
+
+    ids: tuple[int, ...] = ()
+    complete: int = 0
+    stopped: dict[str, int] = field(default_factory=dict)
+    skipped: tuple[int, ...] = ()
+    seconds: float = 0.0
+
+    @property
+    def analysed(self) -> int:
+        return len(self.ids)
 
 
 @dataclass(frozen=True)
@@ -384,6 +411,7 @@ class Archive:
             if row is None or not row["owner_hash"] or not hmac.compare_digest(_token_hash(token), row["owner_hash"]):
                 return False
             self.db.execute("DELETE FROM findings WHERE record_id = ?", [record_id])
+            self.db.execute("DELETE FROM analyses WHERE record_id = ?", [record_id])
             self.db.execute("DELETE FROM record_texts WHERE record_id = ?", [record_id])
             self.db.execute("UPDATE match_findings SET record_id = NULL WHERE record_id = ?", [record_id])
             self.db.execute("DELETE FROM records WHERE id = ?", [record_id])
@@ -397,6 +425,130 @@ class Archive:
     def stored_ids(self, hashes: Iterable[str]) -> dict[str, int]:
         """hash -> id of the records of ``hashes`` (``record_hash``) already in the archive."""
         return stored_ids(self.db, hashes)
+
+    # --- analyses -----------------------------------------------------------------
+
+    def analysis(self, record_id: int) -> dict | None:
+        """The stored double-dummy analysis of a record (``DealAnalysis.as_dict()``), ``None`` when
+        it has none that is current: never made, made for another text of the record (its content
+        hash differs), or in a format this version does not read. Never computed here."""
+        row = self.analysis_row(record_id)
+        return json.loads(row["analysis"]) if row is not None else None
+
+    def analysis_row(self, record_id: int) -> dict | None:
+        """The record's current ``analyses`` row (the JSON as text, ``solver``, ``rules``,
+        ``complete``, ``stopped``, ``max_seconds``, ``seconds``, ``created``), or ``None``."""
+        return next(self.db.query(
+            "SELECT analyses.* FROM analyses JOIN records ON records.id = analyses.record_id "
+            "WHERE analyses.record_id = ? AND analyses.hash = records.hash AND analyses.version = ?",
+            [record_id, ANALYSIS_VERSION]), None)
+
+    def analysed_ids(self) -> set[int]:
+        """The ids of the records that have a current analysis."""
+        return {row[0] for row in self.db.execute(
+            "SELECT analyses.record_id FROM analyses JOIN records ON records.id = analyses.record_id "
+            "WHERE analyses.hash = records.hash AND analyses.version = ?", [ANALYSIS_VERSION])}
+
+    def pending_analyses(self, ids: Iterable[int] | None = None, *, max_seconds: float | None = None,
+                         redo: bool = True) -> list[int]:
+        """The ids ``analyse`` would analyse with these arguments, in id order."""
+        return analysis_ids(self.db, None if ids is None else list(ids), ANALYSIS_VERSION,
+                            max_seconds, redo)
+
+    def analyse(self, ids: Iterable[int] | None = None, *, jobs: int = 1, max_seconds: float | None = None,
+                redo: bool = True, from_end: bool = False, progress: Progress | None = None) -> AnalysisSummary:
+        """Analyse stored records double dummy (``replayer.check.analysis``) and store the
+        analyses, in place of any they had: those of ``ids`` (the ones stored; without
+        ``redo``, only those without a current analysis), or, without ``ids``, every record
+        without a current analysis, or with one that stopped at a time limit shorter than
+        ``max_seconds`` (or any, when ``max_seconds`` is None).
+
+        Each record is analysed under the rules it was validated with at import, within
+        ``max_seconds`` (its analysis stops at the limit with what it has, and says so), by
+        ``jobs`` worker processes. The work goes by batches of ``ANALYSIS_BATCH`` records a worker,
+        each stored in one transaction once analysed (the write lock is not held while the
+        solver works); a record deleted or changed meanwhile is left out. A failure (the
+        analyser raising, the archive busy past its timeout) raises ``ArchiveError`` and stores
+        nothing of its batch: the batches stored before it stay, and a run again goes on from
+        there. ``progress(n)`` gets the records done since its last call. ``from_end`` (with
+        ``max_seconds``): a deal too long for the limit gets its last tricks analysed rather
+        than nothing (``importer.analysis_row``; what the site asks for)."""
+        start = time.monotonic()
+        todo = self.pending_analyses(ids, max_seconds=max_seconds, redo=redo)
+        jobs = max(1, min(jobs, len(todo) or 1))
+        batch = ANALYSIS_BATCH * jobs
+        stored: list[int] = []
+        skipped: list[int] = []
+        complete = 0
+        stopped: dict[str, int] = {}
+        try:
+            with Analyser(jobs) as analyser:
+                for first in range(0, len(todo), batch):
+                    part = todo[first:first + batch]
+                    tasks = self.analysis_tasks(part, max_seconds, from_end=from_end)
+                    rows = []
+                    for row in analyser.rows(tasks):
+                        if row is not None:
+                            rows.append(row)
+                        if progress is not None:
+                            progress(1)
+                    created = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+                    with self._write():
+                        written = write_analyses(self.db, rows, created)
+                    done = set(written)
+                    stored += written
+                    skipped += [record_id for record_id in part if record_id not in done]
+                    for row in rows:
+                        if row["record_id"] in done:
+                            complete += row["complete"]
+                            if row["stopped"] and not row["complete"]:
+                                stopped[row["stopped"]] = stopped.get(row["stopped"], 0) + 1
+        except ArchiveError:
+            raise
+        except AnalysisFailed as error:
+            raise ArchiveError(f"{error}; the analyses of its batch were not stored") from error
+        except Exception as error:
+            raise ArchiveError(f"analysis failed, its batch not stored: {type(error).__name__}: {error}") from error
+        return AnalysisSummary(tuple(stored), complete, stopped, tuple(skipped), round(time.monotonic() - start, 3))
+
+    def analysis_tasks(self, ids: Iterable[int], max_seconds: float | None = None, *,
+                       from_end: bool = False) -> list[AnalysisTask]:
+        """The work of analysing records ``ids`` (those stored), for workers elsewhere: map
+        ``replayer.archive.importer.analysis_row`` over them (it needs no archive), then give
+        the rows to ``store_analyses``. ``Archive.analyse`` is this, in one machine's processes."""
+        wanted = sorted({int(i) for i in ids})
+        tasks: list[AnalysisTask] = []
+        for first in range(0, len(wanted), 500):
+            part = wanted[first:first + 500]
+            marks = ", ".join("?" * len(part))
+            tasks += [AnalysisTask(record_id, digest, raw or "", rules, max_seconds, from_end)
+                      for record_id, digest, raw, rules in self.db.execute(
+                          f"SELECT records.id, records.hash, record_texts.raw, records.rules FROM records "
+                          f"JOIN record_texts ON record_texts.record_id = records.id "
+                          f"WHERE records.id IN ({marks}) ORDER BY records.id", part)]
+        return tasks
+
+    def store_analyses(self, rows: Iterable[dict[str, Any] | None]) -> list[int]:
+        """Store the rows ``analysis_row`` made (``None``s are skipped) in one transaction, each in
+        place of its record's analysis; a row whose record was deleted or changed since its
+        task was read is left out. The ids stored."""
+        created = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+        with self._write():
+            return write_analyses(self.db, [row for row in rows if row is not None], created)
+
+    def store_analysis(self, record_id: int, analysis: Mapping[str, Any], *, solver: str | None = None) -> bool:
+        """Store one analysis (``DealAnalysis.as_dict()``) made for the record's current text;
+        ``False`` when there is no such record."""
+        current = self.db.execute("SELECT hash FROM records WHERE id = ?", [record_id]).fetchone()
+        if current is None:
+            return False
+        stopped = analysis.get("stopped")
+        row = {"record_id": record_id, "hash": current[0], "version": int(analysis.get("version", ANALYSIS_VERSION)),
+               "solver": solver, "rules": analysis.get("rules"), "complete": 1 if analysis.get("complete") else 0,
+               "stopped": stopped.get("reason") if isinstance(stopped, dict) else None,
+               "max_seconds": None, "seconds": None,
+               "analysis": json.dumps(analysis, ensure_ascii=False, separators=(",", ":"))}
+        return bool(self.store_analyses([row]))
 
     # --- matches ------------------------------------------------------------------
 
@@ -511,7 +663,8 @@ def _params(filters: list[_Filter]) -> list[Any]:
 
 def _summary(importer: Importer) -> ImportSummary:
     return ImportSummary(importer.imported, importer.duplicates, importer.with_findings,
-                         tuple(importer.unparseable), tuple(importer.ids), importer.invalid)
+                         tuple(importer.unparseable), tuple(importer.ids), importer.invalid,
+                         tuple(importer.duplicate_ids))
 
 
 def _stream(text: str | bytes) -> BinaryIO:

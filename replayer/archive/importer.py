@@ -15,17 +15,21 @@ An item of a chunk is one of:
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
+import itertools
 import json
 import multiprocessing
+import time
 from collections import deque
 from typing import Any, BinaryIO, Iterator, NamedTuple
 
-from notation import RecordData, write_data
+from notation import RecordData, parse, write_data
 from notation.errors import WriteError
 from notation.parser import read_raw
 from notation.record import variant_name
 from notation.splitter import RawRecord, chunks, split_records
 
+from ..check import analysis
 from ..check.findings import Severity
 from ..check.matches import match_key
 from ..check.report import Report
@@ -33,7 +37,8 @@ from ..check.streams import RECORD_BYTES
 from ..check.validator import validate
 from ..engine.contract import Contract
 from ..engine.generator import variant_of
-from ..engine.rules import Rules
+from ..engine import solver
+from ..engine.rules import Rules, RulesError
 
 CHUNK_RECORDS = 200  # records of a usual size per task sent to a worker
 PARALLEL_BYTES = 256 * 1024  # below this much input, worker processes cost more than they save
@@ -226,4 +231,127 @@ class Reader:
         return self._pool
 
 
-__all__ = ["Row", "Unreadable", "Reader", "read_record", "read_chunk", "contract_text", "all_comments"]
+# --- analyses ---------------------------------------------------------------------
+
+
+class AnalysisTask(NamedTuple):
+    """A stored record to analyse: its id, its content hash (the analysis is kept only if the
+    record still has it when the result is written), its text, the rules it was stored under
+    (``records.rules``), the time limit of its analysis and whether to analyse from the end
+    (``from_end``: see ``analysis_row``)."""
+
+    record_id: int
+    hash: str
+    raw: str
+    rules: str | None
+    max_seconds: float | None
+    from_end: bool = False
+
+
+class AnalysisFailed(Exception):
+    """The analyser raised: the record and why (a worker's exception, re-raised in the parent)."""
+
+
+# ``from_end``: the first cards of the analyses tried in turn, the last positions (cheap) first.
+FROM_END_STEPS = (25, 17, 9, 1)
+
+
+def analysis_row(task: AnalysisTask) -> dict[str, Any] | None:
+    """The ``analyses`` row of one record (without ``created``), made in a worker or in this
+    process; ``None`` when its text no longer reads (an archive edited by hand): nothing to analyse.
+    The record is analysed under the rules it was validated with at import.
+
+    The solver's first positions cost the most (a deal's first card, many seconds in pure
+    Python, the next ones a fraction of it). With ``from_end`` and a time limit, the analysis is
+    made from card 25, then 17, 9 and 1 while time is left, and the last one that ended is kept:
+    a deal too long for the limit gets its last tricks analysed rather than nothing (the stored
+    row then says ``time-limit``, so that a run with more time does it again)."""
+    analyse_record = analysis.analyse_record  # looked up when called: a test may replace it
+    results = list(itertools.islice(parse(task.raw), 2))
+    if len(results) != 1 or results[0].data is None:
+        return None
+    start = time.monotonic()
+    rules = _stored_rules(task.rules)
+    limited = False
+    try:
+        if not task.from_end or task.max_seconds is None:
+            data = analyse_record(results[0], rules, max_seconds=task.max_seconds).as_dict()
+        else:
+            plays = len(results[0].data.plays)
+            kept: dict[str, Any] | None = None
+            done_from = None  # the first card of the last analysis that ended within the limit
+            for first in [step for step in FROM_END_STEPS if step <= plays] or [1]:
+                left = task.max_seconds - (time.monotonic() - start)
+                tried = analyse_record(results[0], rules, max_seconds=max(left, 0.0), first_step=first).as_dict()
+                if (tried.get("stopped") or {}).get("reason") == analysis.TIME_LIMIT:
+                    kept = kept or tried
+                    break
+                kept, done_from = tried, first
+            assert kept is not None
+            data = kept
+            limited = done_from != 1
+    except Exception as error:  # a bug of the analyser: said with the record it failed on
+        raise AnalysisFailed(f"the analysis of record {task.record_id} failed: {type(error).__name__}: {error}") \
+            from None
+    seconds = time.monotonic() - start
+    stopped = data.get("stopped")
+    return {"record_id": task.record_id, "hash": task.hash, "version": int(data.get("version", 1)),
+            "solver": solver_version(), "rules": data.get("rules"), "complete": 1 if data.get("complete") else 0,
+            "stopped": "time-limit" if limited else stopped.get("reason") if isinstance(stopped, dict) else None,
+            "max_seconds": task.max_seconds, "seconds": round(seconds, 3),
+            "analysis": json.dumps(data, ensure_ascii=False, separators=(",", ":"))}
+
+
+def _stored_rules(text: str | None) -> Rules | None:
+    """The rules a record was stored under (``records.rules``), ``None`` when it names none that
+    this version reads (then the record's own tags decide, as the analyser does by default)."""
+    if not text or text == "?":
+        return None
+    try:
+        return Rules.parse(text)
+    except RulesError:
+        return None
+
+
+def solver_version() -> str:
+    """The version of the solver that made an analysis: the solver's own when it states one
+    (``SOLVER_VERSION``), else the package's."""
+    for module in (analysis, solver):
+        value = getattr(module, "SOLVER_VERSION", None)
+        if value is not None:
+            return str(value)
+    try:
+        return "belote-replayer " + importlib.metadata.version("belote-replayer")
+    except importlib.metadata.PackageNotFoundError:
+        return "belote-replayer"
+
+
+class Analyser:
+    """Analyses tasks with ``jobs`` worker processes (a pool kept for all the batches of one
+    run) or in this process."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = max(1, jobs)
+        self._pool: Any = None
+
+    def __enter__(self) -> Analyser:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+
+    def rows(self, tasks: list[AnalysisTask]) -> Iterator[dict[str, Any] | None]:
+        """The rows of ``tasks``, in their order, each as soon as it and those before it are made."""
+        if self.jobs == 1 or len(tasks) < 2:
+            return map(analysis_row, tasks)
+        if self._pool is None:
+            methods = multiprocessing.get_all_start_methods()
+            self._pool = multiprocessing.get_context("fork" if "fork" in methods else None).Pool(self.jobs)
+        return self._pool.imap(analysis_row, tasks, chunksize=1)
+
+
+__all__ = ["Row", "Unreadable", "Reader", "read_record", "read_chunk", "contract_text", "all_comments",
+           "AnalysisTask", "AnalysisFailed", "Analyser", "analysis_row", "solver_version"]

@@ -21,7 +21,11 @@ Tables:
   Round (the notation's rule), with their final totals, winner and errors;
 * ``match_findings``: what ``replayer.check.matches.check_match`` found in a match;
 * ``records_fts``: full-text index over event, site, the four players and the
-  comments, kept up to date by triggers.
+  comments, kept up to date by triggers;
+* ``analyses``: the double-dummy analysis of a record (``replayer.check.analysis``), one
+  per record at most: its JSON (``DealAnalysis.as_dict()``), the content hash of the
+  record it was made for (a record whose hash differs has no analysis), the format
+  version, the solver version and rules used, the time limit it ran under, when.
 """
 
 from __future__ import annotations
@@ -60,6 +64,10 @@ MATCH_COLUMNS: dict[str, type] = {
 MATCH_FINDING_COLUMNS: dict[str, type] = {
     "id": int, "match_id": int, "record_id": int, "deal_in_match": int, "rule": str, "severity": str,
     "message": str,
+}
+ANALYSIS_COLUMNS: dict[str, type] = {
+    "record_id": int, "hash": str, "version": int, "solver": str, "rules": str, "complete": int, "stopped": str,
+    "max_seconds": float, "seconds": float, "analysis": str, "created": str,
 }
 FTS_COLUMNS = ("event", "site", "north", "east", "south", "west", "comments")
 
@@ -116,6 +124,14 @@ def m005_stored_reports(db: Database) -> None:
     db.execute("DROP VIEW records_full")
     db.create_view("records_full", "SELECT records.*, record_texts.raw, record_texts.canonical, record_texts.report "
                                    "FROM records JOIN record_texts ON record_texts.record_id = records.id")
+
+
+@MIGRATIONS()
+def m006_analyses(db: Database) -> None:
+    """The stored double-dummy analyses (``Archive.analyse``), so that a page never computes one."""
+    db["analyses"].create(ANALYSIS_COLUMNS, pk="record_id",
+                          not_null={"hash", "version", "complete", "analysis", "created"},
+                          foreign_keys=[("record_id", "records", "id")])
 
 
 def stored_report(raw: str, rules: str | None) -> str:

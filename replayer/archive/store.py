@@ -76,6 +76,52 @@ def _suspend(db: Database, kind: str, where: str, params: list[str]) -> list[str
     return [sql for _, sql in rows]
 
 
+# --- analyses -------------------------------------------------------------------------
+
+# An analysis is current when it was made for the record's content (its hash) in the format this
+# version reads; one stopped by its time limit is done again by a run allowed more time (or no limit).
+_CURRENT_ANALYSIS = "analyses.hash = records.hash AND analyses.version = ?"
+_TIME_LIMITED = "analyses.stopped = 'time-limit' AND (? IS NULL OR analyses.max_seconds < ?)"
+
+
+def analysis_ids(db: Database, ids: Iterable[int] | None, version: int, max_seconds: float | None,
+                 redo: bool) -> list[int]:
+    """The ids of the records to analyse, in id order: ``ids`` (those that are stored; all of them
+    when ``redo``, else those without a current analysis), or every record without a current
+    analysis (or with one stopped by a time limit shorter than ``max_seconds``)."""
+    params: list[Any] = [version, max_seconds, max_seconds]
+    needed = (f"(analyses.record_id IS NULL OR NOT ({_CURRENT_ANALYSIS}) OR ({_TIME_LIMITED}))")
+    sql = "SELECT records.id FROM records LEFT JOIN analyses ON analyses.record_id = records.id"
+    if ids is None:
+        return [row[0] for row in db.execute(f"{sql} WHERE {needed} ORDER BY records.id", params).fetchall()]
+    found: list[int] = []
+    wanted = sorted({int(i) for i in ids})
+    for start in range(0, len(wanted), _LOOKUP):
+        part = wanted[start:start + _LOOKUP]
+        marks = ", ".join("?" * len(part))
+        where = f"records.id IN ({marks})" + ("" if redo else f" AND {needed}")
+        found += [row[0] for row in db.execute(f"{sql} WHERE {where} ORDER BY records.id",
+                                                part + ([] if redo else params)).fetchall()]
+    return found
+
+
+def write_analyses(db: Database, rows: Iterable[dict[str, Any]], created: str) -> list[int]:
+    """Store analyses (``analyses`` rows without ``created``) in place of those of their records,
+    inside the caller's transaction; a row whose record is gone, or whose content hash is no
+    longer the record's, is left out. The ids stored."""
+    stored: list[int] = []
+    for row in rows:
+        current = db.execute("SELECT hash FROM records WHERE id = ?", [row["record_id"]]).fetchone()
+        if current is None or current[0] != row["hash"]:
+            continue
+        values = dict(row, created=created)
+        names = list(values)
+        db.execute(f"INSERT OR REPLACE INTO analyses ({', '.join(f'[{name}]' for name in names)}) "
+                   f"VALUES ({', '.join('?' * len(names))})", [values[name] for name in names])
+        stored.append(row["record_id"])
+    return stored
+
+
 def stored_ids(db: Database, hashes: Iterable[str]) -> dict[str, int]:
     """hash -> id of the records of ``hashes`` (content hashes) that the archive holds."""
     wanted = list(hashes)

@@ -101,7 +101,7 @@ def _validate(data: RecordData, rules: Rules | str | None, index: int, repair: b
     rules_used, findings = resolve_rules(data, rules, index)
     run = find_faults(data, rules_used, index)
     run.findings[:0] = findings
-    melds = _announcements(run)
+    melds = counted_melds(run)
     if run.state is not None and run.contract is not None and not run.state.belotes_sound():
         _belote(run)
     score, deal = _rescore(run, melds)
@@ -167,7 +167,7 @@ def _attach_repairs(run: Faults) -> None:
 
 # --- announcements and belote -------------------------------------------------
 
-def _announcements(run: Faults) -> dict[Seat, tuple[Meld, ...]]:
+def counted_melds(run: Faults) -> dict[Seat, tuple[Meld, ...]]:
     """Check every announcement against the hand as dealt; return the valid melds."""
     announcements = run.data.announcements
     if not announcements:

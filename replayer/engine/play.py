@@ -201,6 +201,7 @@ class Position(NamedTuple):
     beats: tuple[int, ...]  # the trick-winner table (cardmasks)
     points: tuple[int, ...]
     following: tuple[int, ...]  # the next seat to play after each seat
+    dealt: tuple[int, ...]  # the hands the play started from
 
 
 # --- the state ----------------------------------------------------------------
@@ -537,7 +538,7 @@ class PlayState:
         return Position((hands[0], hands[1], hands[2], hands[3]), self._turn, n, self._led if n else 0, self._win if n else 0,
                         self._win_seat if n else 0, self._trick_points if n else 0, self._team_points[0],
                         self._team_points[1], won, len(self._tricks), self._duties, self._beats, self._points,
-                        self._next)
+                        self._next, self._dealt)
 
     # --- results ------------------------------------------------------------------
 

@@ -29,7 +29,9 @@ winners from the same ``beats`` table: the solver and the validator cannot disag
 from __future__ import annotations
 
 import time
-from typing import NamedTuple
+from typing import Final, NamedTuple
+
+from mypy_extensions import i64
 
 from notation.values import ALL_CARDS, Card, Seat, SEATS, Team
 
@@ -37,10 +39,13 @@ from .cardmasks import SUIT_MASKS
 from .play import Duties, PlayState, Position, TRICKS_PER_DEAL
 from .scoring import FinishedDeal, trick_points
 
-MAX_ENTRIES = 1_000_000
-INFINITY = 1 << 12  # beyond any value of s
-_OFFSET = 16  # table bounds are stored as value + _OFFSET in 10-bit fields
-_CHECK_EVERY = 1 << 12  # nodes between two looks at the clock
+# Final: mypyc makes these constants of the C code, not names looked up in a module
+MAX_ENTRIES: Final = 1_000_000
+INFINITY: Final = 1 << 12  # beyond any value of s
+_OFFSET: Final = 16  # table bounds are stored as value + _OFFSET in 10-bit fields
+_CHECK_EVERY: Final = 1 << 12  # nodes between two looks at the clock
+_TRICKS: Final = 8  # TRICKS_PER_DEAL, as a literal for mypyc
+assert _TRICKS == TRICKS_PER_DEAL
 
 
 class SolveInterrupted(Exception):
@@ -81,9 +86,9 @@ class Solver:
     def __init__(self, state: PlayState, *, max_entries: int = MAX_ENTRIES) -> None:
         self.contract = state.contract
         self.rules = state.rules
-        self._dealt = tuple(state.hand_mask(seat) | _played_by(state, seat) for seat in SEATS)
         position = _position(state)
-        self._search = _Search(position, self._dealt, max_entries)
+        self._dealt = position.dealt
+        self._search = _Search(position, max_entries)
         # Raw card points of the whole deal: every card's points.
         self._total = sum(position.points)
 
@@ -98,10 +103,9 @@ class Solver:
     def solve(self, state: PlayState, *, deadline: float | None = None) -> Solution:
         """Every legal card of the seat in turn valued. ``deadline`` (a ``time.monotonic()``
         value) stops the search with ``SolveInterrupted`` once passed."""
-        dealt = tuple(state.hand_mask(seat) | _played_by(state, seat) for seat in SEATS)
-        if dealt != self._dealt or state.contract != self.contract or state.rules is not self.rules:
-            raise ValueError("this position is not of the deal the solver was made for")
         position = _position(state)
+        if position.dealt != self._dealt or state.contract != self.contract or state.rules is not self.rules:
+            raise ValueError("this position is not of the deal the solver was made for")
         search = self._search
         search.deadline = deadline if deadline is not None else 0.0
         start = search.nodes
@@ -109,7 +113,7 @@ class Solver:
         values: list[CardValue] = []
         for card, s in search.root(position):
             total = past + s
-            values.append(CardValue(ALL_CARDS[card], total, *self._outcome(total)))
+            values.append(CardValue(ALL_CARDS[card], total, *self.outcome(total)))
         values.sort(key=lambda value: value.card.index)
         maximise = position.turn & 1 == 0
         best_s = max(v.s for v in values) if maximise else min(v.s for v in values)
@@ -117,10 +121,9 @@ class Solver:
         return Solution(SEATS[position.turn], tuple(values), best, search.nodes - start)
 
     def outcome(self, s: int) -> tuple[tuple[int, int], FinishedDeal]:
-        """The final card points (NS, EW) and the card play's ``FinishedDeal`` of a value ``s``."""
-        return self._outcome(s)
-
-    def _outcome(self, s: int) -> tuple[tuple[int, int], FinishedDeal]:
+        """The final card points (NS, EW) and the card play's ``FinishedDeal`` of a value ``s``.
+        Each side's points depend on ``s`` alone (the module's docstring): any deal of that
+        ``s`` serves, and this is one."""
         total = self._total
         if s > total + 10:  # an NS capot
             ns, last, tricks = total, Team.NS, _tricks(8, 0, self.contract.taker)
@@ -148,14 +151,6 @@ def _tricks(ns: int, ew: int, taker: Seat) -> tuple[int, int, int, int]:
     return counts[0], counts[1], counts[2], counts[3]
 
 
-def _played_by(state: PlayState, seat: Seat) -> int:
-    mask = 0
-    for who, card in state.plays:
-        if who is seat:
-            mask |= 1 << card.index
-    return mask
-
-
 def _position(state: PlayState) -> Position:
     if state.is_over:
         raise ValueError("the deal is over: there is nothing left to solve")
@@ -163,14 +158,19 @@ def _position(state: PlayState) -> Position:
 
 
 class _Search:
-    """The alpha-beta search on integers (the part mypyc compiles to C)."""
+    """The alpha-beta search on integers (the part mypyc compiles to C).
 
-    def __init__(self, position: Position, dealt: tuple[int, ...], max_entries: int) -> None:
-        self.hands: list[int] = [0, 0, 0, 0]
+    A position is ``alive``, the cards still in the hands (a mask: the deal says whose hand
+    each card is in, ``hand = alive & dealt[seat]``), and the trick in progress: the seat
+    to play, the cards in it (``n``), the suit led, the winning card and its seat, its points.
+    """
+
+    def __init__(self, position: Position, max_entries: int) -> None:
+        self.dealt: list[int] = list(position.dealt)
         self.duties: Duties = position.duties
-        self.beats: tuple[int, ...] = position.beats
-        self.points: tuple[int, ...] = position.points
-        self.following: tuple[int, ...] = position.following
+        self.beats: list[int] = list(position.beats)
+        self.points: list[int] = list(position.points)
+        self.following: list[int] = list(position.following)
         self.table: dict[int, int] = {}
         self.max_entries = max_entries
         self.nodes = 0
@@ -186,9 +186,20 @@ class _Search:
         for suit in range(4):
             for i, c in enumerate(self.order[suit]):
                 self.rank[c] = i
-        self.shapes = self._shapes(dealt, position.points)
+        assert max(position.points) < 32, "a card's points must fit the 5 bits _shapes gives them"
+        self.shapes = self._shapes(position.points)
+        # _classes, memoised (-1: not yet) by suit, the suit's cards left and its legal cards:
+        # they depend on the denomination's order and points only, so deals share them
+        memo_key = (tuple(position.points), tuple(tuple(cards) for cards in self.order))
+        classes = _CLASSES.get(memo_key)
+        if classes is None:
+            if len(_CLASSES) >= 16:
+                _CLASSES.clear()
+            classes = _CLASSES[memo_key] = [-1] * (4 << 16)
+        self.classes: list[int] = classes
+        self.bits = _BITS
 
-    def _shapes(self, dealt: tuple[int, ...], points: tuple[int, ...]) -> list[int]:
+    def _shapes(self, points: tuple[int, ...]) -> list[int]:
         """For each suit and each set of its cards still in the hands (8 bits), a number that
         stands for what the play can make of them: whose hand each card is in and its
         points, strongest first. Two positions whose suits have the same shapes play out to
@@ -196,21 +207,24 @@ class _Search:
         owner = [0] * 32
         for seat in range(4):
             for c in range(32):
-                if dealt[seat] >> c & 1:
+                if self.dealt[seat] >> c & 1:
                     owner[c] = seat
         shapes: list[int] = []
         for suit in range(4):
-            known: dict[tuple[tuple[int, int], ...], int] = {}
+            known: dict[int, int] = {}
             for subset in range(256):
                 alive = subset << (8 * suit)
-                shape = tuple((owner[c], points[c]) for c in self.order[suit] if alive >> c & 1)
+                shape = 0  # 7 bits a card left, strongest first: its owner and points (at most 20), plus 1
+                for c in self.order[suit]:
+                    if alive >> c & 1:
+                        shape = shape << 7 | (owner[c] << 5 | points[c]) + 1
                 shapes.append(known.setdefault(shape, len(known)))
         return shapes
 
-    def _key(self, remaining: int, turn: int, won: int) -> int:
+    def _key(self, alive: i64, turn: i64, won: i64) -> i64:
         shapes = self.shapes
-        return (shapes[remaining & 255] | shapes[256 + (remaining >> 8 & 255)] << 8
-                | shapes[512 + (remaining >> 16 & 255)] << 16 | shapes[768 + (remaining >> 24)] << 24
+        return (shapes[alive & 255] | shapes[256 + (alive >> 8 & 255)] << 8
+                | shapes[512 + (alive >> 16 & 255)] << 16 | shapes[768 + (alive >> 24 & 255)] << 24
                 | turn << 32 | won << 34)
 
     # --- the root -------------------------------------------------------------------
@@ -218,75 +232,96 @@ class _Search:
     def root(self, p: Position) -> list[tuple[int, int]]:
         """Each legal card of the seat in turn and its future value (s minus the NS points
         of the finished tricks)."""
-        hands = self.hands
-        for seat in range(4):
-            hands[seat] = p.hands[seat]
+        alive = p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3]
         turn, n = p.turn, p.n
-        hand = hands[turn]
+        hand = p.hands[turn]
         legal = hand if n == 0 else self.duties.legal(hand, turn, p.led, p.win, p.win_seat)[0]
-        class_of = [-1] * 32  # each legal card's representative
+        moves, masters = self._moves(alive, legal, n, p.win)
         values: dict[int, int] = {}
         guess = 0
-        for card in self._ordered(legal, turn, n, p.led, p.win, p.win_seat, -1, class_of):
+        while moves:
+            card = self._next_move(moves, masters, turn, n, p.win, p.win_seat, -1)
+            moves &= ~(1 << card)
             # MTD(f): windows of width one around a guess (the last card's value) close in on
             # the exact value; the table keeps what each pass proved
             lower, upper = -INFINITY, INFINITY
             while lower < upper:
                 beta = guess + 1 if guess == lower else guess
-                guess = self._after(card, turn, n, p.led, p.win, p.win_seat, p.trick_points, p.won, p.tricks,
-                                    beta - 1, beta)
+                guess = self._after(alive, card, turn, n, p.led, p.win, p.win_seat, p.trick_points, p.won,
+                                    p.tricks, beta - 1, beta)
                 if guess < beta:
                     upper = guess
                 else:
                     lower = guess
             values[card] = guess
-        return [(card, values[class_of[card]]) for card in range(32) if legal >> card & 1]
+        # a card left out is worth what the nearest representative above it in its suit is
+        results: list[tuple[int, int]] = []
+        for suit in range(4):
+            value = 0
+            for c in self.order[suit]:
+                if c in values:
+                    value = values[c]
+                if legal >> c & 1:
+                    results.append((c, value))
+        return results
 
     # --- the search -------------------------------------------------------------------
 
-    def _after(self, c: int, turn: int, n: int, led: int, win: int, ws: int, tp: int, won: int, tricks: int,
-               alpha: int, beta: int) -> int:
+    def _after(self, alive: i64, c: i64, turn: i64, n: i64, led: i64, win: i64, ws: i64, tp: i64, won: i64,
+               tricks: i64, alpha: i64, beta: i64) -> i64:
         """The future value once ``turn`` plays card ``c`` into a trick of ``n`` cards."""
-        hands = self.hands
-        hand = hands[turn]
-        hands[turn] = hand & ~(1 << c)
+        alive &= ~(1 << c)
         if n == 0:
-            led, win, ws, tp = SUIT_MASKS[c >> 3], c, turn, self.points[c]
+            led, win, ws, tp = 255 << (c & 24), c, turn, self.points[c]  # the suit of c: bits 8(c//8)..
         else:
             if self.beats[win] >> c & 1:
                 win, ws = c, turn
             tp += self.points[c]
         if n < 3:
-            v = self._node(self.following[turn], n + 1, led, win, ws, tp, won, tricks, alpha, beta)
-        else:
-            team = ws & 1
-            v = tp if team == 0 else 0
-            won |= 1 << team
-            if tricks + 1 == TRICKS_PER_DEAL:
-                if team == 0:
-                    v += 10
-                if won == 1:
-                    v += 1
-                elif won == 2:
-                    v -= 1
-            else:
-                v += self._node(ws, 0, 0, 0, 0, 0, won, tricks + 1, alpha - v, beta - v)
-        hands[turn] = hand
-        return v
+            return self._node(alive, self.following[turn], n + 1, led, win, ws, tp, won, tricks, alpha, beta)
+        tricks += 1
+        if tricks == _TRICKS:
+            return _last(ws, tp, won)
+        v = tp if ws & 1 == 0 else 0
+        won |= 1 << (ws & 1)
+        if tricks == _TRICKS - 1:  # the last trick plays itself: one card in each hand
+            return v + self._last_trick(alive, ws, won)
+        return v + self._node(alive, ws, 0, 0, 0, 0, 0, won, tricks, alpha - v, beta - v)
 
-    def _node(self, turn: int, n: int, led: int, win: int, ws: int, tp: int, won: int, tricks: int,
-              alpha: int, beta: int) -> int:
+    def _last_trick(self, alive: i64, leader: i64, won: i64) -> i64:
+        """The future value of the eighth trick, which ``leader`` leads."""
+        self.nodes += 1
+        c = self._only_card(alive & self.dealt[leader])
+        win, ws, tp = c, leader, self.points[c]
+        seat = leader
+        for _ in range(3):
+            seat = self.following[seat]
+            c = self._only_card(alive & self.dealt[seat])
+            if self.beats[win] >> c & 1:
+                win, ws = c, seat
+            tp += self.points[c]
+        return _last(ws, tp, won)
+
+    def _only_card(self, hand: i64) -> i64:
+        """The card of a hand of one card."""
+        for suit in range(4):
+            byte = hand >> 8 * suit & 255
+            if byte:
+                return self.bits[suit][byte][0]
+        raise ValueError("an empty hand")
+
+    def _node(self, alive: i64, turn: i64, n: i64, led: i64, win: i64, ws: i64, tp: i64, won: i64, tricks: i64,
+              alpha: i64, beta: i64) -> i64:
         """The future value (NS points still to come, the trick in progress included) of the
         position where ``turn`` is to play, fail-soft within (alpha, beta)."""
         self.nodes += 1
         if self.nodes >= self.next_check:
             self._look_at_clock()
-        hands = self.hands
-        hand = hands[turn]
+        hand = alive & self.dealt[turn]
         key = 0
         best_move = -1
         if n == 0:
-            key = self._key(hands[0] | hands[1] | hands[2] | hands[3], turn, won)
+            key = self._key(alive, turn, won)
             entry = self.table.get(key)
             if entry is not None:
                 lo = (entry & 1023) - _OFFSET
@@ -303,13 +338,15 @@ class _Search:
             legal = hand
         else:
             legal = self.duties.legal(hand, turn, led, win, ws)[0]
-        moves = self._ordered(legal, turn, n, led, win, ws, best_move)
         maximise = turn & 1 == 0
         alpha0, beta0 = alpha, beta
         best = -INFINITY if maximise else INFINITY
         chosen = -1
-        for c in moves:
-            v = self._after(c, turn, n, led, win, ws, tp, won, tricks, alpha, beta)
+        moves, masters = self._moves(alive, legal, n, win)
+        while moves:
+            c = self._next_move(moves, masters, turn, n, win, ws, best_move)
+            moves &= ~(1 << c)
+            v = self._after(alive, c, turn, n, led, win, ws, tp, won, tricks, alpha, beta)
             if maximise:
                 if v > best:
                     best, chosen = v, c
@@ -317,82 +354,106 @@ class _Search:
                         alpha = v
                         if alpha >= beta:
                             break
-            else:
-                if v < best:
-                    best, chosen = v, c
-                    if v < beta:
-                        beta = v
-                        if alpha >= beta:
-                            break
+            elif v < best:
+                best, chosen = v, c
+                if v < beta:
+                    beta = v
+                    if alpha >= beta:
+                        break
         if n == 0:
-            table = self.table
-            if len(table) >= self.max_entries:
-                table.clear()
-            entry = table.get(key)
-            lo, hi = -INFINITY // 4, INFINITY // 4
-            if entry is not None:
-                lo = (entry & 1023) - _OFFSET
-                hi = (entry >> 10 & 1023) - _OFFSET
-            if best <= alpha0:
-                hi = min(hi, best)  # an upper bound
-            elif best >= beta0:
-                lo = max(lo, best)  # a lower bound
-            else:
-                lo = hi = best
-            lo = max(lo, -_OFFSET)
-            hi = min(hi, 1023 - _OFFSET)
-            table[key] = (lo + _OFFSET) | (hi + _OFFSET) << 10 | chosen << 20
+            self._store(key, best, alpha0, beta0, chosen)
         return best
 
-    def _ordered(self, legal: int, turn: int, n: int, led: int, win: int, ws: int, first: int,
-                 class_of: list[int] | None = None) -> list[int]:
-        """The moves worth trying at this node, one per class of equivalent cards, the likely
-        best first (``first``, the table's best move, before all). ``class_of``, if given, gets
-        each legal card's representative."""
-        hands = self.hands
-        alive = hands[0] | hands[1] | hands[2] | hands[3]
+    def _store(self, key: i64, best: i64, alpha: i64, beta: i64, move: i64) -> None:
+        """Keep what the search of a trick's start proved: a bound, or the exact value."""
+        table = self.table
+        if len(table) >= self.max_entries:
+            table.clear()
+        entry = table.get(key)
+        lo, hi = -_OFFSET, 1023 - _OFFSET
+        if entry is not None:
+            lo = (entry & 1023) - _OFFSET
+            hi = (entry >> 10 & 1023) - _OFFSET
+        if best <= alpha:
+            hi = min(hi, best)  # an upper bound
+        elif best >= beta:
+            lo = max(lo, best)  # a lower bound
+        else:
+            lo = hi = best
+        table[key] = (lo + _OFFSET) | (hi + _OFFSET) << 10 | move << 20
+
+    def _moves(self, alive: i64, legal: i64, n: i64, win: i64) -> tuple[i64, i64]:
+        """The moves worth trying: one legal card per class of equivalent cards (a mask), and
+        the masters among them (no card left above them in their suit). Two legal cards are
+        equivalent when they are next to each other among the cards left and worth the same
+        points; while a trick is on, its winning card counts among the cards left."""
         if n:
-            alive |= 1 << win  # the winning card decides which cards are equivalent
-        points, beats, rank = self.points, self.beats, self.rank
-        keyed: list[int] = []
+            alive |= 1 << win
+        moves = masters = 0
         for suit in range(4):
-            in_suit = legal & SUIT_MASKS[suit]
-            if not in_suit:
+            shift = 8 * suit
+            in_suit = legal >> shift & 255
+            if in_suit:
+                key = suit << 16 | (alive >> shift & 255) << 8 | in_suit
+                known = self.classes[key]
+                if known < 0:
+                    known = self._classes(suit, alive >> shift & 255, in_suit)
+                    self.classes[key] = known
+                moves |= (known & 255) << shift
+                masters |= (known >> 8) << shift
+        return moves, masters
+
+    def _classes(self, suit: i64, alive: i64, legal: i64) -> i64:
+        """``_moves`` for one suit's 8 bits: the representatives, and the masters << 8."""
+        points = self.points
+        found = top = 0
+        previous = -1
+        first = True
+        for c in self.order[suit]:
+            bit = 1 << (c & 7)
+            if not alive & bit:
                 continue
-            previous = -1
-            for c in self.order[suit]:
-                if not alive >> c & 1:
-                    continue
-                if not in_suit >> c & 1:
-                    previous = -1
-                    continue
-                if previous >= 0 and points[previous] == points[c]:
-                    if class_of is not None:
-                        class_of[c] = class_of[previous]
-                    previous = c
-                    continue  # equivalent to the card above it
-                previous = c
-                if class_of is not None:
-                    class_of[c] = c
-                if c == first:
-                    score = 0
-                elif n == 0:
-                    # a master first (nothing left above it), else the lowest card
-                    score = 10 if rank_is_top(c, alive, self.order) else 200 - rank[c] * 8 + points[c]
+            if not legal & bit:
+                previous = -1
+            elif previous < 0 or points[previous] != points[c]:
+                found |= bit
+                if first:
+                    top = bit
+            previous = c if legal & bit else -1
+            first = False
+        return found | top << 8
+
+    def _next_move(self, moves: i64, masters: i64, turn: i64, n: i64, win: i64, ws: i64, first: i64) -> i64:
+        """The move to try next among ``moves`` (a mask): the table's best move ``first``, then
+        the likely best by a cheap guess. Chosen one at a time: a cut-off often comes after the
+        first, and the rest need no ordering."""
+        if first >= 0 and moves >> first & 1:
+            return first
+        points, beats, rank = self.points, self.beats, self.rank
+        partner = ws == turn ^ 2
+        chosen, lowest = -1, INFINITY
+        for suit in range(4):
+            byte = moves >> 8 * suit & 255
+            if not byte:
+                continue
+            for c in self.bits[suit][byte]:
+                if n == 0:
+                    # a master first, else the lowest card
+                    score = 30 - points[c] if masters >> c & 1 else 200 - rank[c] * 8 + points[c]
                 elif beats[win] >> c & 1:
-                    if ws == turn ^ 2:
+                    if partner:
                         score = 120 + rank[c] * 4  # over a partner: late
                     elif n == 3:
                         score = 40 - points[c]  # the last card takes the trick: the richest
                     else:
-                        score = 20 + rank[c] * 4  # the highest, safest first
-                elif ws == turn ^ 2:
-                    score = 60 - points[c]  # the partner wins: give points
+                        score = 50 - rank[c] * 4  # the cheapest winner first
+                elif partner:
+                    score = 60 - points[c] if n == 3 else 60 + points[c]  # the partner wins: give points
                 else:
                     score = 100 + points[c] * 2 - rank[c]  # a discard: the cheapest
-                keyed.append(score << 6 | c)
-        keyed.sort()
-        return [k & 63 for k in keyed]
+                if score < lowest:
+                    chosen, lowest = c, score
+        return chosen
 
     def _look_at_clock(self) -> None:
         self.next_check = self.nodes + _CHECK_EVERY
@@ -400,11 +461,20 @@ class _Search:
             raise SolveInterrupted("the time limit passed")
 
 
+# the cards of each suit whose bits are set in a byte: _BITS[suit][byte]
+_BITS: list[list[list[int]]] = [[[8 * suit + i for i in range(8) if byte >> i & 1] for byte in range(256)]
+                                for suit in range(4)]
+_CLASSES: dict[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]], list[int]] = {}  # _Search.classes
 
 
-def rank_is_top(c: int, alive: int, order: list[list[int]]) -> bool:
-    """Whether card ``c`` is the strongest card left of its suit."""
-    for other in order[c >> 3]:
-        if alive >> other & 1:
-            return other == c
-    return False
+def _last(winner: i64, points: i64, won: i64) -> i64:
+    """The value to NS of the eighth trick: its points and the last-trick 10 to the winner's
+    side, and the capot mark (+1 NS, -1 EW) when one side took every trick."""
+    team = winner & 1
+    won |= 1 << team
+    v = points + 10 if team == 0 else 0
+    if won == 1:
+        v += 1
+    elif won == 2:
+        v -= 1
+    return v

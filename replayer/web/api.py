@@ -1,5 +1,5 @@
-"""The JSON API: search the archive, read one record with its findings, score and every step,
-and validate a text without storing it."""
+"""The JSON API: search the archive, read one record with its findings, score, every step and
+its stored double-dummy analysis, and validate a text without storing it."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from replayer.engine.rules import RulesError
 from .archive_views import query_args, run_search
 from .checking import check, is_blank, picked_rules
 from .db import get_archive
+from .replay_views import read_analysis_json
 from .security import FORM_TYPES
 from .steps import build_timeline
 from .submit_views import submitted_data
@@ -87,13 +88,15 @@ def record(record_id: int):
         abort(404, description=f"no record {record_id}")
     out = public(row)
     out["findings"] = archive.findings(record_id)
+    analysis = archive.analysis_row(record_id)  # stored by ``belote analyse``, never computed here
     stored = stored_record(row)
     if stored.record is None or stored.report is None:  # an archive edited by hand
-        out.update(record=None, report=None, timeline=None, problem=stored.error)
+        out.update(record=None, report=None, timeline=None, analysis=None, problem=stored.error)
         return jsonify(out)
     out["record"] = to_json(stored.record)
     out["report"] = stored.report.as_dict()
     out["timeline"] = build_timeline(stored.record, stored.report).as_dict()
+    out["analysis"] = read_analysis_json(analysis["analysis"] or "") if analysis is not None else None
     return jsonify(out)
 
 

@@ -9,27 +9,40 @@ View options, all in the query string and kept by every link:
 ``step`` (clamped; ``end`` or ``last`` for the last step), ``bottom`` (the seat
 shown at the bottom of the table) and ``seat`` (a one-seat view that hides the
 other hands and everything after the current step).
+
+A record's double-dummy analysis, when the archive stores one (``Archive.analysis``), is
+read once per request and shown on the steps: the value of every legal card of the seat
+to play on the card itself, the mark of each card played, the totals at the end
+(``steps.analysis_view``). Without one, ``POST /r/<id>/analyse`` analyses the deal within
+``ANALYSIS_SECONDS`` and stores it. The one-seat view shows none of it (the values tell
+what the hidden hands hold).
 """
 
 from __future__ import annotations
 
 import functools
+import json as jsonlib
+import math
+import threading
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
-from markupsafe import Markup
+from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request, url_for
+from markupsafe import Markup, escape
+from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
 from notation.jsonio import to_json
 from notation.record import Record
 from notation.values import SEATS, Card, NotationError, Seat
-from replayer.archive import stored_record
+from replayer.archive import ArchiveBusyError, ArchiveError, stored_record
 from replayer.check.findings import Finding
 from replayer.check.report import Report
 
 from .db import get_archive
-from .steps import END, Timeline, build_timeline
+from .errors import RETRY_AFTER
+from .limits import limiter, parse_rate_limit
+from .steps import END, MARK_GLYPHS, AnalysedCard, AnalysisView, Timeline, analysis_view, build_timeline
 
 bp = Blueprint("replay", __name__)
 
@@ -64,6 +77,39 @@ def load(record_id: int) -> tuple[dict[str, Any], Analysis]:
     if row is None:
         abort(404, description=f"There is no record {record_id} in the archive.")
     return row, analyse(row["raw"] or "", row["report"] or "")
+
+
+@dataclass(frozen=True)
+class StoredAnalysis:
+    """The record's stored double-dummy analysis: its row (``solver``, ``created``...), the JSON
+    read once (``data``, for the API) and laid out on the steps (``view``; ``None`` when it cannot
+    be read). ``row`` is ``None`` when the archive has none."""
+
+    row: dict[str, Any] | None
+    data: dict[str, Any] | None
+    view: AnalysisView | None
+
+
+NO_ANALYSIS = StoredAnalysis(None, None, None)
+
+
+def load_analysis(record_id: int, analysis: Analysis) -> StoredAnalysis:
+    """The stored analysis of a record (one query, its JSON read once), never computed here."""
+    row = get_archive().analysis_row(record_id)
+    if row is None:
+        return NO_ANALYSIS
+    data = read_analysis_json(row["analysis"] or "")
+    view = analysis_view(data, analysis.timeline) if data is not None and analysis.timeline is not None else None
+    return StoredAnalysis({k: v for k, v in row.items() if k != "analysis"}, data, view)
+
+
+def read_analysis_json(text: str) -> dict[str, Any] | None:
+    """A stored analysis's JSON, ``None`` when it is not an object (an archive edited by hand)."""
+    try:
+        data = jsonlib.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return data if isinstance(data, dict) else None
 
 
 # --- view options -------------------------------------------------------------
@@ -142,7 +188,8 @@ def hidden(view: View, seat: Seat) -> bool:
     return view.seat is not None and seat is not view.seat
 
 
-def stage_context(row: dict[str, Any], analysis: Analysis, view: View) -> dict[str, Any]:
+def stage_context(row: dict[str, Any], analysis: Analysis, view: View,
+                  stored: StoredAnalysis = NO_ANALYSIS) -> dict[str, Any]:
     timeline = analysis.timeline
     assert timeline is not None
     step = timeline.step(view.step)
@@ -155,7 +202,10 @@ def stage_context(row: dict[str, Any], analysis: Analysis, view: View) -> dict[s
         return base + "?" + urlencode(view.args(step=timeline.clamp(index), **changes))
 
     places = dict(zip(view.layout, PLACES))
+    dd = stored.view if view.seat is None else None  # the values would show the hidden hands
     return {
+        "dd": dd, "stored_analysis": stored, "to_play": dd.to_play(step) if dd is not None else None,
+        "dd_card": dd_card_html, "mark_tag": mark_tag, "analysis_seconds": analysis_seconds(),
         "form_action": base, "row": row, "timeline": timeline, "step": step, "view": view, "step_url": step_url,
         "hidden": lambda seat: hidden(view, seat), "places": places, "layout": list(zip(PLACES, view.layout)),
         "next_finding": None if view.seat is not None else timeline.next_finding(step.index),
@@ -172,6 +222,36 @@ def card_html(card: Card, extra: str = "") -> Markup:
     pretty = card.pretty()
     return Markup(f'<span class="{classes}" title="{pretty}"><span class="rank">{pretty[:-1]}</span>'
                   f'<span class="suit">{card.suit.symbol}</span></span>')
+
+
+def dd_card_html(card: Card, position: AnalysedCard | None) -> Markup:
+    """A card of the seat to play with its double-dummy badge: the points its side ends with if
+    it is played (the best card(s) highlighted); a card it may not play is shown dimmed."""
+    if position is None:
+        return card_html(card)
+    if card not in position.values:
+        return card_html(card, "not-legal")
+    return _badged(card, position.side_points(card), card in position.best, position.badge_title(card))
+
+
+@functools.lru_cache(maxsize=4096)
+def _badged(card: Card, points: int, best: bool, title: str) -> Markup:
+    classes = f"card s-{card.suit.value.lower()} valued" + (" best" if best else "")
+    pretty = card.pretty()
+    return Markup(f'<span class="{classes}" title="{escape(title)}"><span class="rank">{pretty[:-1]}</span>'
+                  f'<span class="suit">{card.suit.symbol}</span>'
+                  f'<span class="dd-value{" best" if best else ""}">{points}</span></span>')
+
+
+def mark_tag(position: AnalysedCard | None) -> Markup:
+    """The mark of a card played (``?!``, ``?``, ``??``) with its name and cost in its title;
+    nothing for a card without a mark."""
+    if position is None or not position.mark:
+        return Markup("")
+    title = f"{position.mark}: {position.cost} point{'s' if position.cost != 1 else ''} lost"
+    if position.fate_changed:
+        title += ", and the contract's fate changed"
+    return Markup(f'<span class="mark m-{position.mark}" title="{escape(title)}">{MARK_GLYPHS[position.mark]}</span>')
 
 
 def card_backs(count: int, label: str = "hidden card") -> Markup:
@@ -195,7 +275,7 @@ def _page(record_id: int, embed: bool) -> str | tuple[str, int]:
     template = "embed.html" if embed else "replay.html"
     if analysis.timeline is None:
         return render_template(template, row=row, analysis=analysis, view=view, unreadable=True), 422
-    context = stage_context(row, analysis, view)
+    context = stage_context(row, analysis, view, load_analysis(record_id, analysis))
     return render_template(template, analysis=analysis, unreadable=False, **context)
 
 
@@ -216,8 +296,9 @@ def steps(record_id: int):
     if analysis.timeline is None:
         abort(404, description="This record cannot be read, so it has no steps.")
     base = read_view(analysis.timeline, request.args.get("embed") == "1")
+    stored = load_analysis(record_id, analysis)
     stages = [render_template("_table.html", **stage_context(row, analysis, View(index, base.bottom, base.seat,
-                                                                                 base.embed)))
+                                                                                 base.embed), stored))
               for index in range(analysis.timeline.last + 1)]
     return Response('<div class="replay-steps">' + "".join(stages) + "</div>", mimetype="text/html")
 
@@ -240,6 +321,7 @@ def json(record_id: int):
         body.update(record=None, error=analysis.error, findings=[], score=None)
         return jsonify(body), 422
     report = analysis.report
+    body["analysis"] = load_analysis(record_id, analysis).data
     body.update(record=to_json(analysis.record), findings=[f.as_dict() for f in report.findings],
                 ok=report.ok, score=report.score.as_dict() if report.score else None,
                 recorded=list(report.recorded) if report.recorded else None,
@@ -248,3 +330,64 @@ def json(record_id: int):
     response = jsonify(body)
     response.headers["Content-Disposition"] = f'inline; filename="record-{record_id}.json"'
     return response
+
+
+# --- analysing a deal on request ------------------------------------------------
+
+# One analysis at a time in a process: each holds a server thread for up to ANALYSIS_SECONDS.
+_ANALYSING = threading.BoundedSemaphore(1)
+
+
+def analysis_seconds() -> float:
+    """The time limit of an analysis asked for on the site (``ANALYSIS_SECONDS``; 0: none is offered)."""
+    try:
+        seconds = float(current_app.config.get("ANALYSIS_SECONDS", 10) or 0)
+    except (TypeError, ValueError):
+        return 0.0
+    return seconds if math.isfinite(seconds) and seconds > 0 else 0.0
+
+
+def _check_rate_limit() -> None:
+    """The site's post limit (``RATE_LIMIT``), counted for this form on its own."""
+    limit = parse_rate_limit(current_app.config.get("RATE_LIMIT"))
+    if limit is None:
+        return
+    wait = limiter(current_app).hit((request.endpoint or "replay.analyse_deal", request.remote_addr or "-"), limit)
+    if wait:
+        seconds = max(1, math.ceil(round(wait, 6)))
+        raise TooManyRequests(description=f"Too many analyses asked for from your address: try again in {seconds} s.",
+                              retry_after=seconds)
+
+
+@bp.post("/r/<int:record_id>/analyse")
+def analyse_deal(record_id: int):
+    """Analyse a stored deal that has no analysis yet, within ``ANALYSIS_SECONDS`` (the analysis
+    stops there with what it has, and says so), store it and go back to the replay (303)."""
+    _check_rate_limit()
+    row, analysis = load(record_id)
+    if analysis.timeline is None:
+        abort(422, description="This record can no longer be read, so it cannot be analysed.")
+    view = read_view(analysis.timeline)
+    back = url_for("replay.show", record_id=record_id, **view.args(step=_step_arg(request.form.get("step", ""),
+                                                                                  analysis.timeline.last)))
+    seconds = analysis_seconds()
+    if not seconds:
+        abort(403, description="This site does not analyse deals on request; `belote analyse --db` does.")
+    archive = get_archive()
+    if archive.analysis_row(record_id) is not None:  # analysed meanwhile (another visitor, a reload)
+        return redirect(back, 303)
+    if not _ANALYSING.acquire(blocking=False):
+        raise ServiceUnavailable(description="Another deal is being analysed: try again in a few seconds.",
+                                 retry_after=RETRY_AFTER)
+    try:
+        summary = archive.analyse([record_id], max_seconds=seconds, redo=False, from_end=True)
+    except ArchiveBusyError:
+        raise
+    except ArchiveError as error:
+        current_app.logger.warning("analysis of record %s failed: %s", record_id, error)
+        abort(422, description="This deal could not be analysed: " + str(error).splitlines()[0])
+    finally:
+        _ANALYSING.release()
+    if record_id not in summary.ids and archive.analysis_row(record_id) is None:
+        abort(422, description="This deal could not be analysed: its text no longer reads.")
+    return redirect(back, 303)

@@ -81,13 +81,13 @@ def test_schema_wal_foreign_keys_and_migrations_once(tmp_path: Path) -> None:
         assert {"records_ai", "records_ad", "records_au"} <= {t.name for t in archive.db["records"].triggers}
         applied = [(m.name, m.applied_at) for m in MIGRATIONS.applied(archive.db)]
         assert [name for name, _ in applied] == ["m001_tables", "m002_full_text", "m003_search_indexes",
-                                                "m004_full_view", "m005_stored_reports"]
+                                                "m004_full_view", "m005_stored_reports", "m006_analyses"]
         archive.import_text(TWO_DEALS)
     with Archive(path) as again:  # an existing archive: nothing runs twice, nothing is lost
         assert [(m.name, m.applied_at) for m in MIGRATIONS.applied(again.db)] == applied
         assert MIGRATIONS.pending(again.db) == []
         assert again.count() == 1
-        assert again.db.execute("SELECT count(*) FROM _sqlite_migrations").fetchone()[0] == 5
+        assert again.db.execute("SELECT count(*) FROM _sqlite_migrations").fetchone()[0] == 6
     indexed = {tuple(index.columns) for index in Archive(path).db["records"].indexes}
     assert {("hash",), ("date", "id"), ("variant", "date", "id"), ("valid", "date", "id")} <= indexed
 
