@@ -193,11 +193,12 @@ class _Search:
         memo_key = (tuple(position.points), tuple(tuple(cards) for cards in self.order))
         classes = _CLASSES.get(memo_key)
         if classes is None:
-            if len(_CLASSES) >= 16:
+            if len(_CLASSES) >= 8:  # 2 MB each
                 _CLASSES.clear()
             classes = _CLASSES[memo_key] = [-1] * (4 << 16)
         self.classes: list[int] = classes
         self.bits = _BITS
+        self.guesses = _guesses(position.points, self.rank)
 
     def _shapes(self, points: tuple[int, ...]) -> list[int]:
         """For each suit and each set of its cards still in the hands (8 bits), a number that
@@ -307,7 +308,7 @@ class _Search:
         for suit in range(4):
             byte = hand >> 8 * suit & 255
             if byte:
-                return self.bits[suit][byte][0]
+                return self.bits[256 * suit + byte][0]
         raise ValueError("an empty hand")
 
     def _node(self, alive: i64, turn: i64, n: i64, led: i64, win: i64, ws: i64, tp: i64, won: i64, tricks: i64,
@@ -425,34 +426,27 @@ class _Search:
 
     def _next_move(self, moves: i64, masters: i64, turn: i64, n: i64, win: i64, ws: i64, first: i64) -> i64:
         """The move to try next among ``moves`` (a mask): the table's best move ``first``, then
-        the likely best by a cheap guess. Chosen one at a time: a cut-off often comes after the
-        first, and the rest need no ordering."""
+        the likely best by a cheap guess (``_GUESSES``). Chosen one at a time: a cut-off often
+        comes after the first, and the rest need no ordering."""
         if first >= 0 and moves >> first & 1:
             return first
-        points, beats, rank = self.points, self.beats, self.rank
-        partner = ws == turn ^ 2
+        if n == 0:
+            split, yes, no = masters, _LEAD_MASTER, _LEAD_LOW
+        else:  # the cards that take the trick over, and the others
+            split = self.beats[win]
+            if ws == turn ^ 2:
+                yes, no = _OVER_PARTNER, (_GIVE_LAST if n == 3 else _GIVE)
+            else:
+                yes, no = (_TAKE_LAST if n == 3 else _TAKE), _DISCARD
+        guesses, bits = self.guesses, self.bits
         chosen, lowest = -1, INFINITY
         for suit in range(4):
             byte = moves >> 8 * suit & 255
-            if not byte:
-                continue
-            for c in self.bits[suit][byte]:
-                if n == 0:
-                    # a master first, else the lowest card
-                    score = 30 - points[c] if masters >> c & 1 else 200 - rank[c] * 8 + points[c]
-                elif beats[win] >> c & 1:
-                    if partner:
-                        score = 120 + rank[c] * 4  # over a partner: late
-                    elif n == 3:
-                        score = 40 - points[c]  # the last card takes the trick: the richest
-                    else:
-                        score = 50 - rank[c] * 4  # the cheapest winner first
-                elif partner:
-                    score = 60 - points[c] if n == 3 else 60 + points[c]  # the partner wins: give points
-                else:
-                    score = 100 + points[c] * 2 - rank[c]  # a discard: the cheapest
-                if score < lowest:
-                    chosen, lowest = c, score
+            if byte:
+                for c in bits[256 * suit + byte]:
+                    score = guesses[(yes if split >> c & 1 else no) + c]
+                    if score < lowest:
+                        chosen, lowest = c, score
         return chosen
 
     def _look_at_clock(self) -> None:
@@ -461,9 +455,32 @@ class _Search:
             raise SolveInterrupted("the time limit passed")
 
 
-# the cards of each suit whose bits are set in a byte: _BITS[suit][byte]
-_BITS: list[list[list[int]]] = [[[8 * suit + i for i in range(8) if byte >> i & 1] for byte in range(256)]
-                                for suit in range(4)]
+# the cards of each suit whose bits are set in a byte: _BITS[256 * suit + byte]
+_BITS: list[list[int]] = [[8 * suit + i for i in range(8) if byte >> i & 1] for suit in range(4)
+                          for byte in range(256)]
+
+# Move ordering: a guess of each card's worth in each situation, the lowest tried first;
+# _GUESSES[kind + card], kind one of these offsets.
+_LEAD_MASTER: Final = 0  # a lead of a card with nothing left above it: the richest first
+_LEAD_LOW: Final = 32  # another lead: the lowest first
+_OVER_PARTNER: Final = 64  # a card over the partner's winning card: late
+_GIVE: Final = 96  # under the partner's winning card, an opponent still to play: the cheapest
+_GIVE_LAST: Final = 128  # under the partner's winning card, the trick's last card: the richest
+_TAKE: Final = 160  # over an opponent's card, someone still to play: the cheapest winner first
+_TAKE_LAST: Final = 192  # over an opponent's card, the trick's last card: the richest
+_DISCARD: Final = 224  # under an opponent's card: the cheapest
+
+
+def _guesses(points: tuple[int, ...], rank: list[int]) -> list[int]:
+    """The ordering table for a denomination's points and rank order (rank 0: the strongest)."""
+    table = [0] * 256
+    for c in range(32):
+        p, r = points[c], rank[c]
+        for kind, guess in ((_LEAD_MASTER, 30 - p), (_LEAD_LOW, 200 - r * 8 + p), (_OVER_PARTNER, 120 + r * 4),
+                            (_GIVE, 60 + p), (_GIVE_LAST, 60 - p), (_TAKE, 50 - r * 4), (_TAKE_LAST, 40 - p),
+                            (_DISCARD, 100 + p * 2 - r)):
+            table[kind + c] = guess
+    return table
 _CLASSES: dict[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]], list[int]] = {}  # _Search.classes
 
 
