@@ -18,10 +18,9 @@ import hashlib
 import importlib.metadata
 import itertools
 import json
-import multiprocessing
 import time
 from collections import deque
-from typing import Any, BinaryIO, Iterator, NamedTuple
+from typing import Any, BinaryIO, Iterator, NamedTuple, Self
 
 from notation import RecordData, parse, write_data
 from notation.errors import WriteError
@@ -33,7 +32,7 @@ from ..check import analysis
 from ..check.findings import Severity
 from ..check.matches import match_key
 from ..check.report import Report
-from ..check.streams import RECORD_BYTES
+from ..check.streams import RECORD_BYTES, worker_pool
 from ..check.validator import validate
 from ..engine.contract import Contract
 from ..engine.generator import variant_of
@@ -177,16 +176,15 @@ def read_chunk(chunk: tuple[Any, int, int], rules: Rules | None) -> list[Row | U
     return [read_record(raw, rules) for raw in split_records(data, line=line, offset=offset)]
 
 
-class Reader:
-    """Reads sources into items, with ``jobs`` worker processes (a pool kept for all
-    the sources of one import) or in this process."""
+class _Workers:
+    """``jobs`` worker processes, started when first needed and kept until the ``with``
+    block ends (for all the sources of one import, all the batches of one analysis)."""
 
-    def __init__(self, rules: Rules | None, jobs: int) -> None:
-        self.rules = rules
+    def __init__(self, jobs: int) -> None:
         self.jobs = max(1, jobs)
         self._pool: Any = None
 
-    def __enter__(self) -> Reader:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -194,6 +192,19 @@ class Reader:
             self._pool.terminate()
             self._pool.join()
             self._pool = None
+
+    def _start(self) -> Any:
+        if self._pool is None:
+            self._pool = worker_pool(self.jobs)
+        return self._pool
+
+
+class Reader(_Workers):
+    """Reads sources into items, in worker processes or in this process."""
+
+    def __init__(self, rules: Rules | None, jobs: int) -> None:
+        super().__init__(jobs)
+        self.rules = rules
 
     def items(self, stream: BinaryIO, size: int | None = None) -> Iterator[tuple[list[Row | Unreadable], int]]:
         """(items, bytes read) per chunk of ``stream``, in input order; ``size``: the
@@ -222,13 +233,6 @@ class Reader:
 
     def _local(self, chunk: tuple[Any, int, int]) -> tuple[list[Row | Unreadable], int]:
         return read_chunk(chunk, self.rules), len(chunk[0]) if isinstance(chunk[0], bytes) else 0
-
-    def _start(self) -> Any:
-        if self._pool is None:
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("fork" if "fork" in methods else None)
-            self._pool = context.Pool(self.jobs)
-        return self._pool
 
 
 # --- analyses ---------------------------------------------------------------------
@@ -326,31 +330,14 @@ def solver_version() -> str:
         return "belote-replayer"
 
 
-class Analyser:
-    """Analyses tasks with ``jobs`` worker processes (a pool kept for all the batches of one
-    run) or in this process."""
-
-    def __init__(self, jobs: int) -> None:
-        self.jobs = max(1, jobs)
-        self._pool: Any = None
-
-    def __enter__(self) -> Analyser:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-            self._pool = None
+class Analyser(_Workers):
+    """Analyses tasks in worker processes or in this process."""
 
     def rows(self, tasks: list[AnalysisTask]) -> Iterator[dict[str, Any] | None]:
         """The rows of ``tasks``, in their order, each as soon as it and those before it are made."""
         if self.jobs == 1 or len(tasks) < 2:
             return map(analysis_row, tasks)
-        if self._pool is None:
-            methods = multiprocessing.get_all_start_methods()
-            self._pool = multiprocessing.get_context("fork" if "fork" in methods else None).Pool(self.jobs)
-        return self._pool.imap(analysis_row, tasks, chunksize=1)
+        return self._start().imap(analysis_row, tasks, chunksize=1)
 
 
 __all__ = ["Row", "Unreadable", "Reader", "read_record", "read_chunk", "contract_text", "all_comments",

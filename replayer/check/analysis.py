@@ -28,7 +28,6 @@ into a record as annotation glyphs and comments.
 from __future__ import annotations
 
 import dataclasses
-import multiprocessing
 import re
 import time
 from collections import deque
@@ -50,6 +49,7 @@ from ..engine.scoring import FinishedDeal, Outcome, score_deal
 from ..engine.solver import SolveInterrupted, Solver
 from .faults import Faults, find_faults
 from .findings import Finding, Severity
+from .streams import worker_pool
 from .validator import counted_melds, resolve_rules
 
 VERSION = 1
@@ -505,9 +505,7 @@ def analyse_records(records: Iterable[AnyRecord | str], rules: Rules | str | Non
             yield analyse_text(record, rules, max_seconds=max_seconds) if isinstance(record, str) else \
                 analyse_record(record, rules, max_seconds=max_seconds)
         return
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with context.Pool(jobs) as pool:
+    with worker_pool(jobs) as pool:
         pending: deque[Any] = deque()
         for record in records:
             text, line = as_task(record)

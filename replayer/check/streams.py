@@ -49,13 +49,19 @@ def validate_stream(source: Input, rules: Rules | str | None = None, jobs: int =
     yield from run_pool(source, rules, jobs, repair, chunk * RECORD_BYTES)
 
 
+def worker_pool(processes: int) -> Any:
+    """A ``multiprocessing`` pool of ``processes`` workers, forked where the system can fork
+    (the workers start at once, the parent's modules already loaded). Every pool of the
+    package is made here."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else None).Pool(processes)
+
+
 def run_pool(source: Input, rules: Rules | None, jobs: int, repair: bool, size: int) -> Iterator[Report]:
     """The reports of ``source`` validated by ``jobs`` processes, in input order; ``size``: the
     bytes of a chunk."""
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
     index = 0
-    with context.Pool(jobs - 1) as pool:
+    with worker_pool(jobs - 1) as pool:
         pending: deque[Any] = deque()  # in input order: a worker's result, or a chunk to validate here
         for number, chunk in enumerate(chunks(source, size)):
             if isinstance(chunk[0], Rest) or number % jobs == 0:  # the first is ours: the workers start meanwhile

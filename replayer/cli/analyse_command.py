@@ -20,7 +20,6 @@ trouble (a missing or unreadable file, bad rules, a scheduler that cannot be rea
 from __future__ import annotations
 
 import json
-import multiprocessing
 import sys
 from collections import deque
 from contextlib import contextmanager
@@ -35,6 +34,7 @@ from notation.errors import WriteError
 
 from ..check.analysis import (GLYPHS, MARKS, DealAnalysis, StepAnalysis, Tally, Totals, analysis_task, annotate,
                               as_task)
+from ..check.streams import worker_pool
 from ..engine.rules import Rules
 from . import EXCLUDE_OPTION, RULES_OPTION, syntax_problem
 from .import_command import analyse_archive
@@ -165,9 +165,7 @@ def _executor(jobs: int, scheduler: str | None) -> Iterator[Executor]:
     if jobs <= 1:
         yield Executor(lambda task: analysis_task(*task), lambda handle: handle, 0)
         return
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with context.Pool(jobs) as pool:
+    with worker_pool(jobs) as pool:
         yield Executor(lambda task: pool.apply_async(analysis_task, task), lambda handle: handle.get(), 2 * jobs)
 
 
