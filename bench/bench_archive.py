@@ -109,8 +109,12 @@ def queries(rng: random.Random) -> dict[str, Callable[[], SearchQuery]]:
     def year() -> int:
         return rng.randint(2020, 2026)
 
-    def month(year: int, month: int) -> SearchQuery:
-        return SearchQuery(date_from=f"{year}-{month:02d}-01", date_to=f"{year}-{month:02d}-31")
+    def month(year: int, month: int) -> SearchQuery:  # a month alone: YYYY-MM-31 is no date in April
+        return SearchQuery(date_from=f"{year}-{month:02d}", date_to=f"{year}-{month:02d}")
+
+    def in_year(**fields: str) -> SearchQuery:  # one year drawn: a range that ends before it starts is refused
+        drawn = str(year())
+        return SearchQuery(date_from=drawn, date_to=drawn, **fields)
 
     return {
         "first page, newest first": lambda: SearchQuery(),
@@ -124,8 +128,7 @@ def queries(rng: random.Random) -> dict[str, Callable[[], SearchQuery]]:
                                                         sort="event", descending=False),
         "contract (denomination)": lambda: SearchQuery(contract=rng.choice(("H", "SA", "TA", "80S"))),
         "invalid only": lambda: SearchQuery(validity="invalid"),
-        "valid, player, year": lambda: SearchQuery(validity="valid", player=rng.choice(LAST),
-                                                   date_from=str(year()), date_to=str(year())),
+        "valid, player, year": lambda: in_year(validity="valid", player=rng.choice(LAST)),
         "sorted by errors": lambda: SearchQuery(sort="errors"),
         "deep page (page 2000)": lambda: SearchQuery(page=2000),
         "deep page, variant filter": lambda: SearchQuery(variant="coinche", page=rng.randint(500, 1300)),

@@ -17,6 +17,7 @@ come from a whitelist.
 
 from __future__ import annotations
 
+import calendar
 import contextlib
 import datetime
 import hashlib
@@ -36,7 +37,8 @@ from typing import Any, BinaryIO, Callable, Iterable, Iterator, Mapping
 
 from sqlite_utils import Database
 
-from notation import Record, RecordSyntaxError, parse, parse_record
+from notation import Call, CallKind, Denomination, NotationError, Record, RecordSyntaxError, parse, parse_record
+from notation.values import BID_DIGITS
 
 from .importer import (Analyser, AnalysisFailed, AnalysisTask, Reader,  # noqa: F401  (record_hash: a record's key
                        record_hash)  # for stored_ids)
@@ -152,24 +154,38 @@ class Submission:
     rejected: tuple[Finding, ...] = ()
 
 
-DENOMINATIONS = ("S", "H", "D", "C", "SA", "TA")
+DENOMINATIONS = tuple(denomination.value for denomination in Denomination)  # S H D C SA TA
 SORTS = ("date", "event", "site", "variant", "contract", "errors", "created", "id")
 VALIDITIES = ("", "valid", "invalid")
 MAX_PER_PAGE = 100
 _MAX_FIELD = 200  # longer search fields are cut
 
 
+class SearchError(ValueError):
+    """Search fields that cannot be read (a malformed date, a contract that is none):
+    ``problems`` maps each such field (``date_from``, ``contract``...) to what is wrong
+    with it, in one line each. Nothing was searched."""
+
+    def __init__(self, problems: Mapping[str, str]) -> None:
+        self.problems = dict(problems)
+        super().__init__("; ".join(f"{name}: {message}" for name, message in self.problems.items()))
+
+
 @dataclass(frozen=True)
 class SearchQuery:
     """A search of the archive; empty fields do not filter.
 
-    ``text``: full text over event, site, players and comments (whole words);
-    ``player``: any seat, words matched as prefixes; ``event``: the Event tag,
-    words as prefixes; ``date_from``/``date_to``: inclusive, ``YYYY.MM.DD`` or
-    ``YYYY-MM-DD`` or a prefix of one (``2026``, ``2026-03``); ``variant``: exact;
-    ``contract``: exact (``80H``, ``capot S``) or a denomination (``H``, ``SA``);
+    ``text``: full text over event, site, players and comments; ``player``: any seat;
+    ``event``: the Event tag; in all three every word is matched as the start of a word
+    (``Montp`` finds ``Montpellier``). ``date_from``/``date_to``: inclusive, ``2026.03.12``,
+    ``2026-03-12`` or a part of one (``2026``, ``2026.03``, ``2026.??.??``);
+    ``variant``: exact; ``contract``: ``110C``, ``110 ♣``, ``capot``, ``capot S``,
+    ``generale``, a value alone (``110``) or a denomination (``H``, ``♥``, ``SA``);
     ``validity``: "", "valid" or "invalid"; ``profile``: the rules profile (with or
-    without overrides)."""
+    without overrides).
+
+    ``from_args`` keeps what was typed; a date or a contract that cannot be read is named
+    by ``problems()``, and ``Archive.search`` refuses it with a ``SearchError``."""
 
     text: str = ""
     player: str = ""
@@ -187,10 +203,12 @@ class SearchQuery:
 
     @classmethod
     def from_args(cls, args: Mapping[str, str]) -> SearchQuery:
-        """From query-string arguments; never raises (bad values fall back to defaults)."""
+        """From query-string arguments: the one reader of a search, for the site and the API.
+        Never raises: a sort, order, page or validity it does not know falls back to the
+        default; the filters are kept as typed (``problems()`` says which cannot be read)."""
         def text(name: str) -> str:
             value = args.get(name, "")
-            return value.strip()[:_MAX_FIELD] if isinstance(value, str) else ""
+            return _CONTROL.sub(" ", value).strip()[:_MAX_FIELD] if isinstance(value, str) else ""
 
         order = text("order").lower()
         descending = order != "asc" if order else text("descending").lower() not in ("0", "false", "no")
@@ -200,6 +218,15 @@ class SearchQuery:
                    profile=text("profile").lower(),
                    sort=text("sort") if text("sort") in SORTS else "date", descending=descending,
                    page=_int(text("page"), 1), per_page=_int(text("per_page"), 25))
+
+    def problems(self) -> dict[str, str]:
+        """Each field that cannot be read, with what is wrong with it (empty: the query is
+        good); what ``Archive.search`` would refuse."""
+        try:
+            _search_filters(self)
+        except SearchError as error:
+            return error.problems
+        return {}
 
 
 @dataclass(frozen=True)
@@ -606,33 +633,55 @@ class Archive:
         return 4 * needed * size < total * total
 
     def _filters(self, query: SearchQuery) -> list[_Filter]:
-        filters: list[_Filter] = []
-        text = _CONTROL.sub(" ", query.text)
-        match = [self.db.quote_fts(text)] if text.strip() else []
-        match += _prefix_terms("{north east south west}", query.player)
-        match += _prefix_terms("event", query.event)
-        match = [term for term in match if term]
-        if match:
-            filters.append(_Filter("id", "{} IN (SELECT rowid FROM records_fts WHERE records_fts MATCH ?)",
-                                   (" AND ".join(f"({term})" for term in match),)))
-        date_from, date_to = _date(query.date_from), _date(query.date_to)
-        if date_from:
-            filters.append(_Filter("date", "{} >= ?", (date_from,)))
-        if date_to:  # "~" sorts after every date character: 2026 takes in 2026.12.31
-            filters.append(_Filter("date", "{} <= ?", (date_to + "~",)))
-        if query.variant.strip():
-            filters.append(_Filter("variant", "{} = ?", (query.variant.strip().lower(),)))
-        contract = _contract(query.contract)
-        if contract:
-            filters.append(_Filter("denomination" if contract in DENOMINATIONS else "contract", "{} = ?",
-                                   (contract,)))
-        if query.validity in ("valid", "invalid"):
-            filters.append(_Filter("valid", "{} = ?", (1 if query.validity == "valid" else 0,)))
-        profile = query.profile.strip()
-        if profile:  # the rules column is "profile; overrides"; LIKE's wildcards taken literally
-            pattern = re.sub(r"([\\%_])", r"\\\1", profile) + ";%"
-            filters.append(_Filter("rules", "({0} = ? OR {0} LIKE ? ESCAPE '\\')", (profile, pattern)))
-        return filters
+        return _search_filters(query)
+
+
+def _search_filters(query: SearchQuery) -> list[_Filter]:
+    """The tests of ``query`` on ``records``; ``SearchError`` naming every field that cannot
+    be read."""
+    problems: dict[str, str] = {}
+
+    def read(name: str, parse: Callable[[str], Any]) -> Any:
+        try:
+            return parse(getattr(query, name))
+        except ValueError as error:
+            problems[name] = str(error)
+            return None
+
+    filters: list[_Filter] = []
+    match = _prefix_terms("", query.text)
+    match += _prefix_terms("{north east south west}", query.player)
+    match += _prefix_terms("event", query.event)
+    if match:
+        filters.append(_Filter("id", "{} IN (SELECT rowid FROM records_fts WHERE records_fts MATCH ?)",
+                               (" AND ".join(f"({term})" for term in match),)))
+    date_from, date_to = _range_start(read("date_from", _date)), _range_end(read("date_to", _date))
+    if date_from and date_to and date_from > date_to + "~":
+        problems["date_to"] = f"{query.date_to} is before the start of the range, {query.date_from}"
+    # "~" sorts after every date character: 2026 takes in 2026.12.31. A date partly unknown
+    # (2026.??.??) is in a range when all of it is: its known part, 2026, is compared.
+    if date_from:
+        filters.append(_Filter("date", "{0} >= ? AND ({0} NOT LIKE '%?%' OR " + _KNOWN_PART + " >= ?)",
+                               (date_from, date_from)))
+    if date_to:
+        filters.append(_Filter("date", "{0} <= ? AND ({0} NOT LIKE '%?%' OR " + _KNOWN_PART + " || '~' <= ?)",
+                               (date_to + "~", date_to + "~")))
+    if query.variant.strip():
+        filters.append(_Filter("variant", "{} = ?", (query.variant.strip().lower(),)))
+    contract = read("contract", _contract)
+    if contract:
+        column, values = contract
+        test = "{} = ?" if len(values) == 1 else "{} IN (" + ", ".join("?" * len(values)) + ")"
+        filters.append(_Filter(column, test, values))
+    if query.validity in ("valid", "invalid"):
+        filters.append(_Filter("valid", "{} = ?", (1 if query.validity == "valid" else 0,)))
+    profile = query.profile.strip()
+    if profile:  # the rules column is "profile; overrides"; LIKE's wildcards taken literally
+        pattern = re.sub(r"([\\%_])", r"\\\1", profile) + ";%"
+        filters.append(_Filter("rules", "({0} = ? OR {0} LIKE ? ESCAPE '\\')", (profile, pattern)))
+    if problems:
+        raise SearchError(problems)
+    return filters
 
 
 @dataclass(frozen=True)
@@ -684,25 +733,103 @@ def _int(text: str, default: int) -> int:
 
 _WORD = re.compile(r"[^\s\"\x00-\x1f\x7f]+")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")  # FTS5 takes a NUL for the end of the query
-_DATE = re.compile(r"^(\d{4})(?:[-./](\d{1,2})(?:[-./](\d{1,2}))?)?$")
+# A date of the Date tag (2026.03.12) or ISO (2026-03-12), or its year or month alone; a part
+# may be "??" (unknown) when the parts after it are too. One separator throughout.
+_DATE = re.compile(r"([0-9]{4})(?:([.-])([0-9]{1,2}|\?\?)(?:\2([0-9]{1,2}|\?\?))?)?")
+# The known part of a stored date with "??" in it, in SQL: 2026.03.?? -> 2026.03.
+_KNOWN_PART = "rtrim(substr({0}, 1, instr({0}, '?') - 1), '.-')"
+_DATE_FORMS = "write it 2026.03.12 or 2026-03-12, or a year or a month alone: 2026, 2026.03"
+_CONTRACT_FORMS = ("write a bid such as 110C, 110 ♣ or 110, capot or capot S, generale or generale TA, "
+                   "or a denomination: S H D C, ♠ ♥ ♦ ♣, SA or TA")
+# The ladder calls a contract word finds: "capot" takes in the capots belote too.
+_LADDER_FAMILIES = {CallKind.CAPOT: (CallKind.CAPOT, CallKind.CAPOT_BELOTE),
+                    CallKind.GENERALE: (CallKind.GENERALE, CallKind.GENERALE_BELOTE),
+                    CallKind.CAPOT_BELOTE: (CallKind.CAPOT_BELOTE,),
+                    CallKind.GENERALE_BELOTE: (CallKind.GENERALE_BELOTE,)}
 
 
 def _prefix_terms(columns: str, text: str) -> list[str]:
-    """An FTS5 expression matching every word of ``text`` as a prefix in ``columns``;
-    each word is quoted, so nothing the user types is FTS syntax."""
-    words = _WORD.findall(text)
-    return [" AND ".join(f'{columns} : "{word}"*' for word in words)] if words else []
+    """An FTS5 expression matching every word of ``text`` as the start of a word, in
+    ``columns`` (a column filter such as ``{north east}``; "" for every column). Each word
+    is quoted, so nothing the user types is FTS syntax (``OR``, ``NEAR(``, ``*``, ``-`` are
+    text); a word without a letter or a digit, which the index holds nothing of, is left out."""
+    words = [word for word in _WORD.findall(_CONTROL.sub(" ", text)) if any(c.isalnum() for c in word)]
+    prefix = f"{columns} : " if columns else ""
+    return [" AND ".join(f'{prefix}"{word}"*' for word in words)] if words else []
 
 
-def _contract(text: str) -> str:
-    """A contract as stored (``80H``, ``capot S``, ``generale TA``, ``SA``) whatever its case and spacing."""
-    words = text.upper().split()
-    return " ".join(word.lower() if word in ("CAPOT", "GENERALE") else word for word in words)
+def _contract(text: str) -> tuple[str, tuple[str, ...]] | None:
+    """The column and the stored values a contract filter matches, read with the notation's
+    own spellings of a call (``notation.values.Call.parse``): ``110C``, ``110 ♣``, ``110c`` ->
+    ``contract`` 110C; ``capot`` (``capot belote``, ``generale``, ``générale``...) alone or
+    with a denomination -> those contracts (a capot takes in the capots belote); a value
+    alone (``110``) -> that value in every denomination; a denomination (``H``, ``♥``,
+    ``SA``, ``NT``) -> the ``denomination`` column. None when empty; ``ValueError`` when it
+    is not a contract. The values are those ``importer.contract_text`` stores."""
+    compact = "".join(text.split())
+    if not compact:
+        return None
+    if len(compact) - len(compact.lstrip("0123456789")) > BID_DIGITS:
+        raise ValueError(f"not a contract: {text!r}: a bid has at most {BID_DIGITS} digits")
+    try:
+        call = Call.parse(compact)
+        denominations = (call.denomination,)
+    except NotationError:
+        try:  # a value or a capot word without its denomination: in every denomination
+            call = Call.parse(compact + Denomination.SPADES.value)
+        except NotationError:
+            raise ValueError(f"not a contract: {text!r}: {_CONTRACT_FORMS}") from None
+        denominations = tuple(Denomination)
+    if call.kind is CallKind.NAME and call.denomination is not None:
+        return "denomination", (call.denomination.value,)
+    if call.kind is CallKind.BID:
+        return "contract", tuple(f"{call.value}{d}" for d in denominations)
+    if call.kind in _LADDER_FAMILIES:
+        return "contract", tuple(f"{kind.value} {d}" for kind in _LADDER_FAMILIES[call.kind] for d in denominations)
+    raise ValueError(f"not a contract: {text!r} is a call that sets none; {_CONTRACT_FORMS}")
+
+
+def _range_start(date: str | None) -> str:
+    """A range's first date at the coarsest precision that says the same: 2026.01.01 is
+    2026, 2026.03.01 is 2026.03 (so that a date known to the month or the year compares)."""
+    date = date or ""
+    while date.endswith(".01"):
+        date = date[:-3]
+    return date
+
+
+def _range_end(date: str | None) -> str:
+    """A range's last date at the coarsest precision that says the same: 2026.12.31 is 2026,
+    2026.02.28 is 2026.02."""
+    date = date or ""
+    parts = date.split(".")
+    if len(parts) == 3:
+        year, month, day = (int(part) for part in parts)
+        if day == calendar.mdays[month] + (month == 2 and calendar.isleap(year)):
+            parts.pop()
+    if len(parts) == 2 and parts[1] == "12":
+        parts.pop()
+    return ".".join(parts)
 
 
 def _date(text: str) -> str:
-    """A date or its prefix in the stored form ``YYYY.MM.DD``; "" when it is not one."""
-    match = _DATE.match(text.strip())
-    if match is None:
+    """A date or its start in the stored form (``2026.03.12``, ``2026.03``, ``2026``), from
+    the Date tag's form or ISO's; "" when empty; ``ValueError`` when it is not a date."""
+    text = text.strip()
+    if not text:
         return ""
-    return ".".join(part.zfill(2) for part in match.groups() if part is not None)
+    match = _DATE.fullmatch(text)
+    if match is None:
+        raise ValueError(f"not a date: {text!r}: {_DATE_FORMS}")
+    year, _separator, month, day = match.groups()
+    if month == "??" and day not in (None, "??"):
+        raise ValueError(f"not a date: {text!r}: a day without its month")
+    parts = [year] + [part.zfill(2) for part in (month, day) if part not in (None, "??")]
+    if len(parts) > 1 and not 1 <= int(parts[1]) <= 12:
+        raise ValueError(f"not a date: {text!r}: there is no month {int(parts[1])}")
+    if len(parts) > 2:
+        days = calendar.mdays[int(parts[1])] + (int(parts[1]) == 2 and calendar.isleap(int(year)))
+        if not 1 <= int(parts[2]) <= days:
+            raise ValueError(f"not a date: {text!r}: {calendar.month_name[int(parts[1])]} {year} "
+                             f"has no day {int(parts[2])}")
+    return ".".join(parts)

@@ -239,22 +239,29 @@ class _Search:
         legal = hand if n == 0 else self.duties.legal(hand, turn, p.led, p.win, p.win_seat)[0]
         moves, masters = self._moves(alive, legal, n, p.win)
         values: dict[int, int] = {}
+        # the future value lies between -1 (an EW capot still possible; else 0) and every
+        # point left, the last 10 and 1 more for an NS capot still possible
+        floor = -1 if p.won & 1 == 0 else 0
+        ceiling = p.trick_points + 10 + (1 if p.won & 2 == 0 else 0)
+        for card in range(32):
+            if alive >> card & 1:
+                ceiling += self.points[card]
         guess = 0
         while moves:
             card = self._next_move(moves, masters, turn, n, p.win, p.win_seat, -1)
             moves &= ~(1 << card)
             # MTD(f): windows of width one around a guess (the last card's value) close in on
-            # the exact value; the table keeps what each pass proved
-            lower, upper = -INFINITY, INFINITY
+            # the exact value between the bounds; the table keeps what each pass proved
+            lower, upper = floor, ceiling
             while lower < upper:
-                beta = guess + 1 if guess == lower else guess
+                beta = min(max(guess, lower + 1), upper)  # the guess, within what is not proved yet
                 guess = self._after(alive, card, turn, n, p.led, p.win, p.win_seat, p.trick_points, p.won,
                                     p.tricks, beta - 1, beta)
                 if guess < beta:
                     upper = guess
                 else:
                     lower = guess
-            values[card] = guess
+            values[card] = guess = lower
         # a card left out is worth what the nearest representative above it in its suit is
         results: list[tuple[int, int]] = []
         for suit in range(4):

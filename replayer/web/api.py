@@ -10,10 +10,10 @@ from typing import Any
 from flask import Blueprint, abort, current_app, jsonify, request, url_for
 
 from notation.jsonio import to_json
-from replayer.archive import stored_record
+from replayer.archive import SearchError, stored_record
 from replayer.engine.rules import RulesError
 
-from .archive_views import query_args, run_search
+from .archive_views import known_date, query_args, run_search
 from .checking import check, is_blank, picked_rules
 from .db import get_archive
 from .replay_views import read_analysis_json
@@ -39,6 +39,8 @@ def link(endpoint: str, **values: Any) -> str:
 
 def public(row: dict, *, drop: frozenset[str] = frozenset()) -> dict[str, Any]:
     out = {key: value for key, value in row.items() if key not in PRIVATE and key not in drop}
+    if "date" in out:
+        out["date"] = known_date(out["date"])  # null when unknown, as every page says "date unknown"
     if out.get("source"):
         # the file's name only: the path it was imported from says where the server keeps its files
         # (PureWindowsPath cuts at both / and \, whatever machine imported it)
@@ -66,7 +68,11 @@ def index():
 
 @bp.get("/records")
 def records():
-    query, page = run_search(request.args)
+    try:
+        query, page = run_search(request.args)
+    except SearchError as error:  # a date or a contract that cannot be read: said, never ignored
+        return jsonify(error={"status": 400, "title": "Bad request", "message": str(error),
+                              "fields": error.problems}), 400
     args = query_args(request.args)
 
     def page_url(number: int) -> str | None:

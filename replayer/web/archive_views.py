@@ -7,7 +7,7 @@ from typing import Any, Mapping
 
 from flask import Blueprint, current_app, render_template, request, send_from_directory, url_for
 
-from replayer.archive import SearchPage, SearchQuery
+from replayer.archive import SearchError, SearchPage, SearchQuery
 from replayer.engine.rules import PROFILE_DESCRIPTIONS
 
 from .db import get_archive
@@ -40,8 +40,30 @@ def query_args(args: Mapping[str, str]) -> dict[str, str]:
 
 
 def run_search(args: Mapping[str, str]) -> tuple[SearchQuery, SearchPage]:
+    """The search of a request's arguments, for the archive page and ``/api/records`` alike:
+    ``SearchQuery.from_args`` reads them, ``Archive.search`` runs it. ``SearchError`` (its
+    ``problems``: field -> message) when a date or a contract cannot be read."""
     query = SearchQuery.from_args(query_args(args))
     return query, get_archive().search(query)
+
+
+DATE_UNKNOWN = "date unknown"
+
+
+def known_date(value: object) -> str | None:
+    """A record's or a match's date as it is written, or None when it is not known: no date,
+    ``????.??.??`` or anything else without a digit. The one test of an unknown date, for
+    the pages (``date_text``) and the JSON (``null``); a date partly known (``2026.??.??``)
+    is shown as written."""
+    text = value.strip() if isinstance(value, str) else ""
+    return text if any(c.isdigit() for c in text) else None
+
+
+@bp.app_template_filter("date_text")
+def date_text(value: object) -> str:
+    """A date on a page: as written, or "date unknown" (every page: the archive, the
+    replay, the match, the delete form)."""
+    return known_date(value) or DATE_UNKNOWN
 
 
 @bp.app_context_processor
@@ -53,8 +75,13 @@ def rules_profiles() -> dict[str, Any]:
 
 @bp.get("/")
 def index():
-    query, page = run_search(request.args)
     args = query_args(request.args)
+    try:
+        query, page = run_search(request.args)
+    except SearchError as error:  # the form again, each message beside its field; nothing searched
+        return render_template("archive.html", query=SearchQuery.from_args(args), page=None, args=args,
+                               problems=error.problems, columns=COLUMNS, variants=VARIANTS,
+                               validities=VALIDITIES), 400
 
     def link(**changes: Any) -> str:
         """This search with some arguments changed (page links and sort headers keep the filters)."""
@@ -71,7 +98,7 @@ def index():
         return link(sort=key, order=order, page=None)
 
     return render_template("archive.html", query=query, page=page, args=args, link=link, sort_link=sort_link,
-                           columns=COLUMNS, variants=VARIANTS, validities=VALIDITIES,
+                           problems={}, columns=COLUMNS, variants=VARIANTS, validities=VALIDITIES,
                            page_numbers=page_numbers(page.page, page.pages), page_url=lambda n: link(page=n))
 
 

@@ -16,6 +16,7 @@ from replayer.check.findings import Location, make_finding
 from replayer.check.report import Report
 from replayer.check.scoresheet import ScoreSheet, score_sheet
 
+from .archive_views import known_date
 from .chart import score_chart
 from .db import get_archive
 
@@ -34,6 +35,7 @@ def json(match_id: int):
     match, sheet = _load(match_id)
     data: dict[str, Any] = {"id": match_id, "url": url_for("matches.show", match_id=match_id)}
     data.update(sheet.as_dict())
+    data["date"] = known_date(match.get("date") or data["date"])  # null when unknown, as on the pages
     for row in data["rows"]:
         row["record_id"] = row.pop("key")
         row["replay_url"] = url_for("replay.show", record_id=row["record_id"])

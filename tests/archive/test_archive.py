@@ -14,7 +14,7 @@ from notation.values import SEATS
 from notation.errors import WriteError
 from notation.parser import parse
 from replayer.archive import importer, store
-from replayer.archive import Archive, ArchiveError, SearchQuery
+from replayer.archive import Archive, ArchiveError, SearchError, SearchQuery
 from replayer.cli.import_command import import_command
 from replayer.archive.schema import MIGRATIONS, RECORD_INDEXES
 from replayer.engine.generator import generate_record
@@ -418,7 +418,9 @@ def test_search_filters_exact_ids(samples: Archive) -> None:
     assert search(samples, validity="invalid") == [INVALID_ID]
     assert search(samples, validity="valid", sort="id", descending=False) == list(range(1, SAMPLE_RECORDS + 1))
     assert search(samples, variant="belote", validity="invalid", player="anne") == [INVALID_ID]
-    assert search(samples, date_from="not a date") == search(samples)  # ignored, as in from_args
+    with pytest.raises(SearchError) as refused:  # never ignored: tests/archive/test_search_forms.py
+        search(samples, date_from="not a date")
+    assert list(refused.value.problems) == ["date_from"]
 
 
 def test_search_sorts(samples: Archive) -> None:

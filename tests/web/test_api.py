@@ -50,9 +50,8 @@ def test_search_filters_and_pagination_links_keep_them(client):
     assert match["records"][0]["match_url"] == "/m/1"
 
 
-@pytest.mark.parametrize("query", ["page=x", "per_page=-1", "sort=1;drop", "text=%22", "text=%00",
-                                   "date_from=2026-13-45", "text=%ff"])
-def test_search_bad_values(client, query):
+@pytest.mark.parametrize("query", ["page=x", "per_page=-1", "sort=1;drop", "text=%22", "text=%00", "text=%ff"])
+def test_search_bad_values(client, query):  # a bad date or contract is a 400: tests/web/test_search_forms.py
     response = client.get("/api/records?" + query)
     assert response.status_code == 200
     assert response.get_json()["total"] >= 0
