@@ -5,6 +5,7 @@ The site is served by waitress, a production WSGI server (pure Python, a pool of
 
 from __future__ import annotations
 
+import logging
 import math
 import sqlite3
 import sys
@@ -125,6 +126,9 @@ def serve_command(host: str, port: int, db_path: str | None, no_samples: bool, p
                 request_handler=request_handler(app.config["READ_TIMEOUT"]))
         return
     server = listen(app, host, port)
+    # waitress warns of every request that waits for a free thread: under load that is one
+    # line per request (bench/bench_load.py saw 1,452 in 30 s), and waiting is not a fault
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     _announce(app, host, server.effective_port)  # the port really used, for --port 0
     server.run()  # until Ctrl+C: waitress then closes its sockets and stops its threads
 
