@@ -246,7 +246,7 @@ class _Search:
         for card in range(32):
             if alive >> card & 1:
                 ceiling += self.points[card]
-        guess = 0
+        guess = ceiling // 2  # the first window: half of what is left (then: the last card's value)
         while moves:
             card = self._next_move(moves, masters, turn, n, p.win, p.win_seat, -1)
             moves &= ~(1 << card)
