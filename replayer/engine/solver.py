@@ -11,11 +11,12 @@ The search (docs/analysis.md):
   rules' scaling) plus 10 for the last trick, plus 1 for an NS capot and minus 1 for an
   EW capot. NS maximise it, EW minimise it. Every side's final points are a monotone
   function of ``s`` alone (``outcome``), so the minimax value of ``s`` gives both.
-* a transposition table at trick boundaries: the cards left (a 32-bit mask: the deal
-  fixes whose hand each card is in), the leader and which sides have taken a trick (for
-  the capot) key the bounds of the points still to come. It holds at most
-  ``max_entries`` positions (1,000,000 by default, about 150 MB at worst) and is emptied
-  when full; one ``Solver`` keeps it across the positions of a deal.
+* a transposition table at trick boundaries: the cards left (by their shape, suit by
+  suit: whose hand each is in, its points), the leader and which sides have taken a trick
+  (for the capot) key the bounds of the points still to come and the best move. It is a
+  list of ``max_entries`` slots (2**20 by default: 8 MB, under 50 MB when every slot is
+  full), two slots a position; a new position takes a free one, else replaces an older
+  one. One ``Solver`` keeps it across the positions of a deal.
 * equivalent cards are one move: two cards of one hand, next to each other in the
   order of the suit among the cards not yet gathered in a trick, and worth the same
   points, lead to the same values.
@@ -40,10 +41,12 @@ from .play import Duties, PlayState, Position, TRICKS_PER_DEAL
 from .scoring import FinishedDeal, trick_points
 
 # Final: mypyc makes these constants of the C code, not names looked up in a module
-MAX_ENTRIES: Final = 1_000_000
+MAX_ENTRIES: Final = 1 << 20  # table slots
 INFINITY: Final = 1 << 12  # beyond any value of s
 _OFFSET: Final = 16  # table bounds are stored as value + _OFFSET in 10-bit fields
 _CHECK_EVERY: Final = 1 << 12  # nodes between two looks at the clock
+_ENTRY_BITS: Final = 25  # a table slot: key << 25 | bounds (10 + 10 bits) and best move (5 bits)
+_ENTRY_MASK: Final = (1 << 25) - 1
 _TRICKS: Final = 8  # TRICKS_PER_DEAL, as a literal for mypyc
 assert _TRICKS == TRICKS_PER_DEAL
 
@@ -98,7 +101,7 @@ class Solver:
 
     @property
     def table_size(self) -> int:
-        return len(self._search.table)
+        return self._search.used
 
     def solve(self, state: PlayState, *, deadline: float | None = None) -> Solution:
         """Every legal card of the seat in turn valued. ``deadline`` (a ``time.monotonic()``
@@ -171,8 +174,12 @@ class _Search:
         self.beats: list[int] = list(position.beats)
         self.points: list[int] = list(position.points)
         self.following: list[int] = list(position.following)
-        self.table: dict[int, int] = {}
-        self.max_entries = max_entries
+        # The transposition table: open addressing in a list of ``slots`` (a power of two)
+        # ints, each ``key << 25 | entry`` (0: empty); a lookup allocates nothing.
+        slots = 1 << max(1, (max_entries - 1).bit_length())
+        self.slots: list[int] = [0] * slots
+        self.mask = slots - 1
+        self.used = 0
         self.nodes = 0
         self.deadline = 0.0
         self.next_check = _CHECK_EVERY
@@ -330,8 +337,8 @@ class _Search:
         best_move = -1
         if n == 0:
             key = self._key(alive, turn, won)
-            entry = self.table.get(key)
-            if entry is not None:
+            entry = self._probe(key)
+            if entry:
                 lo = (entry & 1023) - _OFFSET
                 hi = (entry >> 10 & 1023) - _OFFSET
                 if lo >= beta:
@@ -342,7 +349,7 @@ class _Search:
                     alpha = lo
                 if hi < beta:
                     beta = hi
-                best_move = entry >> 20
+                best_move = entry >> 20 & 31
             legal = hand
         else:
             legal = self.duties.legal(hand, turn, led, win, ws)[0]
@@ -372,14 +379,25 @@ class _Search:
             self._store(key, best, alpha0, beta0, chosen)
         return best
 
+    def _probe(self, key: i64) -> i64:
+        """The entry of position ``key`` in the table (0: none): two slots may hold it."""
+        slots = self.slots
+        index = (key ^ key >> 15 ^ key >> 27) & self.mask
+        value = slots[index]
+        if value >> _ENTRY_BITS == key and value:
+            return value & _ENTRY_MASK
+        value = slots[index ^ 1]
+        if value >> _ENTRY_BITS == key and value:
+            return value & _ENTRY_MASK
+        return 0
+
     def _store(self, key: i64, best: i64, alpha: i64, beta: i64, move: i64) -> None:
-        """Keep what the search of a trick's start proved: a bound, or the exact value."""
-        table = self.table
-        if len(table) >= self.max_entries:
-            table.clear()
-        entry = table.get(key)
+        """Keep what the search of a trick's start proved: a bound, or the exact value, merged
+        with what the table knew; a position new to the table takes the slot of its pair that
+        is empty, else the first."""
+        entry = self._probe(key)
         lo, hi = -_OFFSET, 1023 - _OFFSET
-        if entry is not None:
+        if entry:
             lo = (entry & 1023) - _OFFSET
             hi = (entry >> 10 & 1023) - _OFFSET
         if best <= alpha:
@@ -388,7 +406,15 @@ class _Search:
             lo = max(lo, best)  # a lower bound
         else:
             lo = hi = best
-        table[key] = (lo + _OFFSET) | (hi + _OFFSET) << 10 | move << 20
+        slots = self.slots
+        index = (key ^ key >> 15 ^ key >> 27) & self.mask
+        if slots[index] >> _ENTRY_BITS != key or not slots[index]:  # not in the first slot
+            other = slots[index ^ 1]
+            if (other and other >> _ENTRY_BITS == key) or (slots[index] and not other):
+                index ^= 1  # in the second slot, or the second is free
+        if not slots[index]:
+            self.used += 1
+        slots[index] = key << _ENTRY_BITS | (lo + _OFFSET) | (hi + _OFFSET) << 10 | move << 20
 
     def _moves(self, alive: i64, legal: i64, n: i64, win: i64) -> tuple[i64, i64]:
         """The moves worth trying: one legal card per class of equivalent cards (a mask), and
