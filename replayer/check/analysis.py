@@ -31,8 +31,9 @@ import dataclasses
 import re
 import time
 from collections import deque
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, ClassVar, Iterable, Iterator
+from typing import Any, Callable, ClassVar, Iterable, Iterator, TypeVar
 
 from notation import ParseResult, Record, RecordData
 from notation.errors import RecordSyntaxError
@@ -53,6 +54,7 @@ from .streams import worker_pool
 from .validator import counted_melds, resolve_rules
 
 VERSION = 1
+T = TypeVar("T")
 
 INACCURACY, MISTAKE, BLUNDER = "inaccuracy", "mistake", "blunder"
 MARKS = (INACCURACY, MISTAKE, BLUNDER)
@@ -492,6 +494,47 @@ def _illegal(state: PlayState, seat: Seat, card: Card) -> str:
 
 # --- many records -------------------------------------------------------------------
 
+Task = tuple[str, Rules | None, float | None, int]  # analysis_task's arguments: text, rules, max_seconds, line
+
+
+@dataclass
+class Executor:
+    """Where analyses run: ``submit`` starts one task (or runs it), ``result`` waits for its
+    analysis (JSON data); ``window``: the tasks kept in flight. ``local_executor`` makes the
+    one of this machine; ``belote analyse --scheduler`` makes a Dask cluster's."""
+
+    submit: Callable[[Task], Any]
+    result: Callable[[Any], dict[str, Any]]
+    window: int
+
+
+@contextmanager
+def local_executor(jobs: int) -> Iterator[Executor]:
+    """This process (``jobs`` 1), or a pool of ``jobs`` worker processes."""
+    if jobs <= 1:
+        yield Executor(lambda task: analysis_task(*task), lambda handle: handle, 0)
+        return
+    with worker_pool(jobs) as pool:
+        yield Executor(lambda task: pool.apply_async(analysis_task, task), lambda handle: handle.get(), 2 * jobs)
+
+
+def analysed(records: Iterable[T], executor: Executor, rules: Rules | None,
+             max_seconds: float | None) -> Iterator[tuple[T, DealAnalysis]]:
+    """Each record (anything ``as_task`` takes) with its analysis, in input order, at most
+    ``executor.window`` records being analysed at once (memory stays flat, whatever the
+    number of records); the analyses are the same wherever they ran."""
+    pending: deque[tuple[T, Any]] = deque()
+    for record in records:
+        text, line = as_task(record)
+        pending.append((record, executor.submit((text, rules, max_seconds, line))))
+        while len(pending) > executor.window:
+            done, handle = pending.popleft()
+            yield done, DealAnalysis.from_dict(executor.result(handle))
+    while pending:
+        done, handle = pending.popleft()
+        yield done, DealAnalysis.from_dict(executor.result(handle))
+
+
 def analyse_records(records: Iterable[AnyRecord | str], rules: Rules | str | None = None, *,
                     max_seconds: float | None = None, jobs: int = 1) -> Iterator[DealAnalysis]:
     """The analysis of each record (a ``Record``, a ``RecordData``, a ``ParseResult`` or a
@@ -500,20 +543,9 @@ def analyse_records(records: Iterable[AnyRecord | str], rules: Rules | str | Non
     analyses are the same whichever way they ran (``max_seconds`` aside: it is per record)."""
     if isinstance(rules, str):
         rules = Rules.parse(rules)
-    if jobs <= 1:
-        for record in records:
-            yield analyse_text(record, rules, max_seconds=max_seconds) if isinstance(record, str) else \
-                analyse_record(record, rules, max_seconds=max_seconds)
-        return
-    with worker_pool(jobs) as pool:
-        pending: deque[Any] = deque()
-        for record in records:
-            text, line = as_task(record)
-            pending.append(pool.apply_async(analysis_task, (text, rules, max_seconds, line)))
-            while len(pending) > 2 * jobs:
-                yield DealAnalysis.from_dict(pending.popleft().get())
-        while pending:
-            yield DealAnalysis.from_dict(pending.popleft().get())
+    with local_executor(jobs) as executor:
+        for _, analysis in analysed(records, executor, rules, max_seconds):
+            yield analysis
 
 
 def as_task(record: AnyRecord | str) -> tuple[str, int]:
@@ -583,4 +615,5 @@ def comment_of(step: StepAnalysis) -> str:
 
 __all__ = ["Analysis", "CardOption", "ClaimAnalysis", "DealAnalysis", "GLYPHS", "MARKS", "STOP_REASONS", "Stop",
            "StepAnalysis", "THRESHOLDS", "Tally", "Totals", "analyse_record", "analyse_records", "analyse_text",
-           "analysis_task", "annotate", "as_task", "comment_of", "mark_of", "match_totals"]
+           "analysed", "analysis_task", "annotate", "as_task", "comment_of", "local_executor", "mark_of",
+           "match_totals", "Executor"]

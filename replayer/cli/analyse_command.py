@@ -21,10 +21,9 @@ from __future__ import annotations
 
 import json
 import sys
-from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Iterator
 
 import click
 
@@ -32,16 +31,14 @@ from notation.parser import ParseResult, parse
 from notation.writer import FILE_HEADER, write_record
 from notation.errors import WriteError
 
-from ..check.analysis import (GLYPHS, MARKS, DealAnalysis, StepAnalysis, Tally, Totals, analysis_task, annotate,
-                              as_task)
-from ..check.streams import worker_pool
+from ..check.analysis import (GLYPHS, MARKS, DealAnalysis, Executor, StepAnalysis, Tally, Totals, analysed,
+                              analysis_task, annotate, local_executor)
 from ..engine.rules import Rules
 from . import EXCLUDE_OPTION, RULES_OPTION, syntax_problem
 from .import_command import analyse_archive
 from .inputs import InputError, expand, open_input
 from .render import printable
 
-Task = tuple[str, Rules | None, float | None, int]  # analysis_task's arguments: text, rules, max_seconds, first line
 
 
 # --- the command ----------------------------------------------------------------
@@ -130,43 +127,14 @@ def _file_records(name: str) -> Iterator[ParseResult]:
 
 # --- running the tasks ------------------------------------------------------------
 
-@dataclass
-class Executor:
-    """Where the tasks run: ``submit`` starts one (or runs it), ``result`` waits for its
-    analysis (JSON data); ``window``: the tasks kept in flight."""
-
-    submit: Callable[[Task], Any]
-    result: Callable[[Any], dict[str, Any]]
-    window: int
-
-
-def analysed(results: Iterable[ParseResult], executor: Executor, rules: Rules | None,
-             max_seconds: float | None) -> Iterator[tuple[ParseResult, DealAnalysis]]:
-    """Each record with its analysis, in input order, at most ``executor.window`` records
-    being analysed at once (memory stays flat, whatever the number of records)."""
-    pending: deque[tuple[ParseResult, Any]] = deque()
-    for result in results:
-        text, line = as_task(result)
-        pending.append((result, executor.submit((text, rules, max_seconds, line))))
-        while len(pending) > executor.window:
-            done, handle = pending.popleft()
-            yield done, DealAnalysis.from_dict(executor.result(handle))
-    while pending:
-        done, handle = pending.popleft()
-        yield done, DealAnalysis.from_dict(executor.result(handle))
-
-
 @contextmanager
 def _executor(jobs: int, scheduler: str | None) -> Iterator[Executor]:
-    if scheduler is not None:
-        with _dask_executor(scheduler) as executor:
+    if scheduler is None:
+        with local_executor(jobs) as executor:
             yield executor
         return
-    if jobs <= 1:
-        yield Executor(lambda task: analysis_task(*task), lambda handle: handle, 0)
-        return
-    with worker_pool(jobs) as pool:
-        yield Executor(lambda task: pool.apply_async(analysis_task, task), lambda handle: handle.get(), 2 * jobs)
+    with _dask_executor(scheduler) as executor:
+        yield executor
 
 
 @contextmanager

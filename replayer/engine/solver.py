@@ -89,24 +89,16 @@ class Solver:
     def __init__(self, state: PlayState, *, max_entries: int = MAX_ENTRIES) -> None:
         self.contract = state.contract
         self.rules = state.rules
-        position = _position(state)
+        position = state.position()  # DealOverError (a ValueError) once the deal is over
         self._dealt = position.dealt
         self._search = _Search(position, max_entries)
         # Raw card points of the whole deal: every card's points.
         self._total = sum(position.points)
 
-    @property
-    def nodes(self) -> int:
-        return self._search.nodes
-
-    @property
-    def table_size(self) -> int:
-        return self._search.used
-
     def solve(self, state: PlayState, *, deadline: float | None = None) -> Solution:
         """Every legal card of the seat in turn valued. ``deadline`` (a ``time.monotonic()``
         value) stops the search with ``SolveInterrupted`` once passed."""
-        position = _position(state)
+        position = state.position()
         if position.dealt != self._dealt or state.contract != self.contract or state.rules is not self.rules:
             raise ValueError("this position is not of the deal the solver was made for")
         search = self._search
@@ -154,12 +146,6 @@ def _tricks(ns: int, ew: int, taker: Seat) -> tuple[int, int, int, int]:
     return counts[0], counts[1], counts[2], counts[3]
 
 
-def _position(state: PlayState) -> Position:
-    if state.is_over:
-        raise ValueError("the deal is over: there is nothing left to solve")
-    return state.position()
-
-
 class _Search:
     """The alpha-beta search on integers (the part mypyc compiles to C).
 
@@ -179,7 +165,6 @@ class _Search:
         slots = 1 << max(1, (max_entries - 1).bit_length())
         self.slots: list[int] = [0] * slots
         self.mask = slots - 1
-        self.used = 0
         self.nodes = 0
         self.deadline = 0.0
         self.next_check = _CHECK_EVERY
@@ -412,8 +397,6 @@ class _Search:
             other = slots[index ^ 1]
             if (other and other >> _ENTRY_BITS == key) or (slots[index] and not other):
                 index ^= 1  # in the second slot, or the second is free
-        if not slots[index]:
-            self.used += 1
         slots[index] = key << _ENTRY_BITS | (lo + _OFFSET) | (hi + _OFFSET) << 10 | move << 20
 
     def _moves(self, alive: i64, legal: i64, n: i64, win: i64) -> tuple[i64, i64]:
