@@ -80,14 +80,14 @@ def import_command(files: tuple[str, ...], db_path: str | None, rules: str | Non
                                                  size=total)
             click.echo(summary_text(summary, path))
             if analyse:
-                analysed = analyse_records(archive, summary.ids + summary.duplicate_ids, jobs, max_seconds)
+                analysed = analyse_stored(archive, summary.ids + summary.duplicate_ids, jobs, max_seconds)
                 click.echo(analysis_text(analysed))
     except ArchiveError as error:
         _fail(str(error))
     sys.exit(1 if summary.unparseable else 0)
 
 
-def analyse_records(archive: Archive, ids: tuple[int, ...] | None, jobs: int,
+def analyse_stored(archive: Archive, ids: tuple[int, ...] | None, jobs: int,
                     max_seconds: float | None) -> AnalysisSummary:
     """Analyse records of ``archive`` (``ids`` that have no analysis yet; ``None``: every record
     without one) with a progress bar on stderr; raise ``ArchiveError`` when it fails."""
@@ -114,7 +114,7 @@ def analyse_archive(path: str | None, *, files: tuple[str, ...] = (), jobs: int 
     db = path or default_db()
     try:
         with Archive(db, timeout=timeout) as archive:
-            summary = analyse_records(archive, None, jobs, max_seconds)
+            summary = analyse_stored(archive, None, jobs, max_seconds)
     except ArchiveError as error:
         click.echo(f"belote analyse: error: {printable(str(error).splitlines()[0])}", err=True)
         sys.exit(2)
