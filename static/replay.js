@@ -1,39 +1,78 @@
 // Instant stepping for the replay page and its embed.
 //
 // The server renders every step at ?step=N, so the page works without this file.
-// Here the stage of every step is fetched once (GET /r/<id>/steps, the same templates)
-// and swapped in place: links, the slider and the keyboard change the step without a
-// round trip, and the address bar follows (history.replaceState) so it can be shared.
+// Seeing every hand, the stage of every step is fetched once (GET /r/<id>/steps, the same
+// templates) and swapped in place: links, the slider, the keyboard and a swipe on the table
+// change the step without a round trip, and the address bar follows (history.replaceState).
+// Playing as one seat, nothing is fetched ahead: each step is asked for when the user goes
+// to it (the page of that step, swapped in), so the future never reaches the browser early.
 (function () {
   "use strict";
 
   var root = document.getElementById("replay");
-  var holder = document.getElementById("stage");
-  if (!root || !holder || !root.dataset.stepsUrl) {
+  if (!root || !root.dataset.stepsUrl) {
     return;
   }
-  var stages = null; // step index -> stage element, once fetched
+  var oneSeat = root.dataset.mode === "seat";
+  var stages = null; // all hands: step index -> stage element, once fetched
+  var pages = {}; // one seat: URL -> the replay element of that page, once visited
   var pending = null; // a step asked for before the stages arrived
   var timer = null;
-  var autoplay = document.getElementById("autoplay");
-  var AUTOPLAY_MS = 1000;
+  var SPEED_KEY = "belote.autoplay-ms";
+
+  function holder() {
+    return document.getElementById("stage");
+  }
+
+  function stage() {
+    var h = holder();
+    return h ? h.querySelector(".replay-stage") : null;
+  }
 
   function current() {
-    var stage = holder.querySelector(".replay-stage");
-    return stage ? parseInt(stage.dataset.step, 10) : 0;
+    var s = stage();
+    return s ? parseInt(s.dataset.step, 10) : 0;
   }
 
   function last() {
-    var stage = holder.querySelector(".replay-stage");
-    return stage ? parseInt(stage.dataset.last, 10) : 0;
+    var s = stage();
+    return s ? parseInt(s.dataset.last, 10) : 0;
   }
 
   function clamp(step) {
     return Math.max(0, Math.min(step, last()));
   }
 
+  function announce() {
+    var announcer = document.getElementById("step-announcer");
+    var label = document.getElementById("step-label");
+    if (announcer && label) { // screen readers hear the new step
+      announcer.textContent = label.textContent;
+    }
+  }
+
+  function refocus(role) {
+    if (role) { // keep the keyboard user's place: the same control in the new stage
+      var same = root.querySelector('[data-role="' + role + '"]');
+      if (same) {
+        same.focus();
+      }
+    }
+  }
+
+  function focusedRole() {
+    var active = document.activeElement;
+    return active && root.contains(active) ? active.dataset.role : null;
+  }
+
+  // --- all hands: every stage fetched once ---------------------------------------------
+
   function go(step) {
     step = clamp(step);
+    if (oneSeat) {
+      visit(stepUrl(step));
+      return;
+    }
     if (!stages) {
       pending = step;
       return;
@@ -42,31 +81,21 @@
     if (!next || step === current()) {
       return;
     }
-    var active = document.activeElement;
-    var role = active && holder.contains(active) ? active.dataset.role : null;
-    holder.replaceChildren(document.importNode(next, true));
+    var role = focusedRole();
+    holder().replaceChildren(document.importNode(next, true));
     if (window.history && window.history.replaceState) {
       window.history.replaceState(null, "", next.dataset.url);
     }
-    var announcer = document.getElementById("step-announcer");
-    var label = holder.querySelector("#step-label");
-    if (announcer && label) { // screen readers hear the new step
-      announcer.textContent = label.textContent;
-    }
-    if (role) { // keep the keyboard user's place: the same control in the new stage
-      var same = holder.querySelector('[data-role="' + role + '"]');
-      if (same) {
-        same.focus();
-      }
-    }
+    announce();
+    refocus(role);
     follow(step);
     if (step >= last()) {
       stop();
     }
   }
 
-  // What stays beside the stage follows the step: the current card of the move list, and the
-  // step the "Analyse this deal" form comes back to.
+  // What stays beside the stage follows the step: the current move of the move list, the
+  // links that keep the step (views, permalink, embed), the step the "Analyse" form returns to.
   function follow(step) {
     var moves = root.querySelectorAll(".move-list a.move");
     for (var i = 0; i < moves.length; i++) {
@@ -78,71 +107,15 @@
         moves[i].removeAttribute("aria-current");
       }
     }
+    var links = root.querySelectorAll("a[data-follow]");
+    for (var j = 0; j < links.length; j++) {
+      var url = new URL(links[j].href, window.location.href);
+      url.searchParams.set("step", String(step));
+      links[j].href = url.pathname + url.search;
+    }
     var field = root.querySelector('input[data-role="analyse-step"]');
     if (field) {
       field.value = String(step);
-    }
-  }
-
-  function tricks() {
-    var ends = [];
-    var links = holder.querySelectorAll(".trick-jumps a[data-step]");
-    for (var i = 0; i < links.length; i++) {
-      ends.push(parseInt(links[i].dataset.step, 10));
-    }
-    return ends;
-  }
-
-  function nextTrick(step) {
-    var ends = tricks();
-    for (var i = 0; i < ends.length; i++) {
-      if (ends[i] > step) {
-        return ends[i];
-      }
-    }
-    return last();
-  }
-
-  function previousTrick(step) {
-    var ends = tricks();
-    for (var i = ends.length - 1; i >= 0; i--) {
-      if (ends[i] < step) {
-        return ends[i];
-      }
-    }
-    return 0;
-  }
-
-  function nextFinding() {
-    var link = holder.querySelector('[data-role="next-finding"]');
-    return link ? parseInt(link.dataset.step, 10) : null;
-  }
-
-  function stop() {
-    if (timer !== null) {
-      window.clearInterval(timer);
-      timer = null;
-    }
-    if (autoplay) {
-      autoplay.setAttribute("aria-pressed", "false");
-      autoplay.textContent = "▶ Autoplay";
-    }
-  }
-
-  function toggleAutoplay() {
-    if (timer !== null) {
-      stop();
-      return;
-    }
-    if (current() >= last()) {
-      go(0);
-    }
-    timer = window.setInterval(function () {
-      go(current() + 1);
-    }, AUTOPLAY_MS);
-    if (autoplay) {
-      autoplay.setAttribute("aria-pressed", "true");
-      autoplay.textContent = "⏸ Pause";
     }
   }
 
@@ -174,10 +147,184 @@
       });
   }
 
+  // --- one seat: each step's page asked for when visited --------------------------------
+
+  function visit(href) {
+    var url = new URL(href, window.location.href);
+    var key = url.pathname + url.search;
+    var role = focusedRole();
+    var show = function (fresh) {
+      root.replaceChildren.apply(root, Array.prototype.map.call(fresh.childNodes, function (node) {
+        return document.importNode(node, true);
+      }));
+      if (window.history && window.history.replaceState) {
+        window.history.replaceState(null, "", key);
+      }
+      showAutoplay();
+      announce();
+      refocus(role);
+      if (current() >= last()) {
+        stop();
+      }
+    };
+    if (pages[key]) {
+      show(pages[key]);
+      return;
+    }
+    fetch(key, {credentials: "same-origin", headers: {"Accept": "text/html"}})
+      .then(function (response) {
+        if (!response.ok) {
+          throw new Error("step: HTTP " + response.status);
+        }
+        return response.text();
+      })
+      .then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("replay");
+        if (!fresh) {
+          throw new Error("step: no replay");
+        }
+        pages[key] = fresh;
+        show(fresh);
+      })
+      .catch(function () {
+        window.location.assign(key); // the server renders it: a plain page load
+      });
+  }
+
+  // --- navigation -----------------------------------------------------------------------
+
+  function nextTrick(step) {
+    var link = root.querySelector('[data-role="next-trick"]');
+    return link ? parseInt(link.dataset.step, 10) : step;
+  }
+
+  function previousTrick(step) {
+    var link = root.querySelector('[data-role="prev-trick"]');
+    return link ? parseInt(link.dataset.step, 10) : step;
+  }
+
+  function nextFinding() {
+    var link = root.querySelector('[data-role="next-finding"]');
+    return link ? parseInt(link.dataset.step, 10) : null;
+  }
+
+  function stepUrl(step) {
+    var url = new URL(window.location.href);
+    url.searchParams.set("step", String(step));
+    url.searchParams.delete("guess");
+    url.hash = "";
+    return url.toString();
+  }
+
+  function move(to) {
+    if (to === null) {
+      return;
+    }
+    if (oneSeat || stages) {
+      go(to);
+    } else {
+      window.location.assign(stepUrl(clamp(to)));
+    }
+  }
+
+  // --- autoplay ---------------------------------------------------------------------------
+
+  function autoplayButton() {
+    return document.getElementById("autoplay");
+  }
+
+  function speed() {
+    var select = document.getElementById("autoplay-speed");
+    var ms = select ? parseInt(select.value, 10) : 1000;
+    return ms > 0 ? ms : 1000;
+  }
+
+  function stop() {
+    if (timer !== null) {
+      window.clearInterval(timer);
+      timer = null;
+    }
+    var button = autoplayButton();
+    if (button) {
+      button.setAttribute("aria-pressed", "false");
+      button.textContent = "▶ Autoplay";
+    }
+  }
+
+  function start() {
+    timer = window.setInterval(function () {
+      go(current() + 1);
+    }, speed());
+    var button = autoplayButton();
+    if (button) {
+      button.setAttribute("aria-pressed", "true");
+      button.textContent = "⏸ Pause";
+    }
+  }
+
+  function toggleAutoplay() {
+    if (timer !== null) {
+      stop();
+      return;
+    }
+    if (current() >= last()) {
+      go(0);
+    }
+    start();
+  }
+
+  function showAutoplay() {
+    var button = autoplayButton();
+    if (!button) {
+      return;
+    }
+    button.parentNode.hidden = false;
+    var select = document.getElementById("autoplay-speed");
+    var saved = null;
+    try {
+      saved = window.localStorage.getItem(SPEED_KEY);
+    } catch (e) {
+      saved = null; // storage refused (private mode): the default speed
+    }
+    if (select && saved && select.querySelector('option[value="' + saved + '"]')) {
+      select.value = saved;
+    }
+    if (timer !== null) { // a page swapped in while playing
+      button.setAttribute("aria-pressed", "true");
+      button.textContent = "⏸ Pause";
+    }
+  }
+
+  // --- events (delegated: in the one-seat view the whole replay is swapped) -----------------
+
   root.addEventListener("click", function (event) {
-    var link = event.target.closest ? event.target.closest("a[data-step]") : null;
-    var inPage = link && (holder.contains(link) || link.closest(".move-list"));
-    if (!inPage || !stages || event.ctrlKey || event.metaKey || event.shiftKey) {
+    if (!event.target.closest) {
+      return;
+    }
+    if (event.target.closest("#autoplay")) {
+      toggleAutoplay();
+      return;
+    }
+    var line = event.target.closest('a[data-role="line"]');
+    if (line) { // a finding's line: open the record's text where it is
+      var text = document.getElementById("record-text");
+      if (text) {
+        text.open = true;
+      }
+      return;
+    }
+    var link = event.target.closest("a[data-step]");
+    if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) {
+      return;
+    }
+    if (oneSeat) {
+      event.preventDefault();
+      stop();
+      visit(link.href);
+      return;
+    }
+    var inPage = holder().contains(link) || link.closest(".move-list");
+    if (!inPage || !stages) {
       return;
     }
     event.preventDefault();
@@ -185,15 +332,29 @@
     go(parseInt(link.dataset.step, 10));
   });
 
+  root.addEventListener("change", function (event) {
+    if (event.target.id === "autoplay-speed") {
+      try {
+        window.localStorage.setItem(SPEED_KEY, event.target.value);
+      } catch (e) {
+        // not kept: the choice still holds for this page
+      }
+      if (timer !== null) {
+        window.clearInterval(timer);
+        start();
+      }
+    }
+  });
+
   root.addEventListener("input", function (event) {
-    if (event.target.matches && event.target.matches('input[type="range"][name="step"]') && stages) {
+    if (event.target.matches && event.target.matches('input[type="range"][name="step"]') && !oneSeat && stages) {
       go(parseInt(event.target.value, 10));
     }
   });
 
   root.addEventListener("submit", function (event) {
     var slider = event.target.querySelector ? event.target.querySelector('input[name="step"]') : null;
-    if (slider && stages) {
+    if (slider && (stages || oneSeat)) {
       event.preventDefault();
       go(parseInt(slider.value, 10));
     }
@@ -224,7 +385,7 @@
       to = nextFinding();
       break;
     case " ":
-      if (autoplay && tag !== "button" && tag !== "a") {
+      if (autoplayButton() && tag !== "button" && tag !== "a" && tag !== "summary") {
         event.preventDefault();
         toggleAutoplay();
       }
@@ -232,28 +393,36 @@
     default:
       return;
     }
-    if (to === null) {
+    if (to === null || clamp(to) === step) {
       return;
     }
     event.preventDefault();
     stop();
-    if (stages) {
-      go(to);
-    } else {
-      window.location.assign(stepUrl(clamp(to)));
-    }
+    move(to);
   });
 
-  // Before the stages arrive (or if they never do), keys still work by loading the step.
-  function stepUrl(step) {
-    var url = new URL(window.location.href);
-    url.searchParams.set("step", String(step));
-    return url.toString();
-  }
+  // A swipe on the table: left for the next step, right for the previous one.
+  var touch = null;
+  root.addEventListener("touchstart", function (event) {
+    var table = event.target.closest ? event.target.closest('[data-role="table"]') : null;
+    touch = table && event.touches.length === 1 ? {x: event.touches[0].clientX, y: event.touches[0].clientY} : null;
+  }, {passive: true});
+  root.addEventListener("touchend", function (event) {
+    if (!touch || !event.changedTouches.length) {
+      return;
+    }
+    var dx = event.changedTouches[0].clientX - touch.x;
+    var dy = event.changedTouches[0].clientY - touch.y;
+    touch = null;
+    if (Math.abs(dx) < 40 || Math.abs(dx) < 1.5 * Math.abs(dy)) {
+      return; // a tap or a scroll, not a swipe
+    }
+    stop();
+    move(current() + (dx < 0 ? 1 : -1));
+  }, {passive: true});
 
-  if (autoplay) {
-    autoplay.addEventListener("click", toggleAutoplay);
-    autoplay.parentNode.hidden = false;
+  showAutoplay();
+  if (!oneSeat) {
+    load();
   }
-  load();
 }());

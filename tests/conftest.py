@@ -31,7 +31,6 @@ import os
 import random
 import shutil
 import sys
-import threading
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -308,17 +307,10 @@ def client(app):
 @pytest.fixture
 def live_server(app) -> Iterator[str]:
     """The app served by werkzeug on 127.0.0.1 and a free port, in a thread; yields the base URL."""
-    from werkzeug.serving import make_server
+    from replayer.web.serve import serving_in_thread
 
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
-        server.server_close()
+    with serving_in_thread(app) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -35,8 +35,10 @@ from ..engine.generator import generate_match
 from ..engine.rules import Rules, RulesError
 from ..check.findings import Finding, Severity
 from .inputs import BLOCK, STDIN, Input, InputError, describe_os_error, expand, open_input
+from ..check.compare import Comparison, label
 from ..check.matches import MatchReport, with_match_checks
 from .render import match_lines, printable, score_lines, show_lines
+from .score_compare import ScoreCommand, compare_lines, compared_with_matches, match_compare_lines
 from ..check.report import Report
 from ..check.streams import validate_stream
 from ..check.validator import fill_seats, validate
@@ -232,15 +234,35 @@ class JSONSink:
 
 # --- score --------------------------------------------------------------------
 
-@belote.command("score")
+def _compare_option(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[Rules, ...]:
+    rule_sets = tuple(parse_rules(text, "--compare") for text in value)
+    if len(rule_sets) == 1:
+        raise click.BadParameter("give two or more rules texts, e.g. --compare ffb-coinche ffb-contree", ctx, param)
+    return rule_sets
+
+
+@belote.command("score", cls=ScoreCommand)
 @click.argument("file")
 @RULES_OPTION
-def score_command(file: str, rules: Rules | None) -> None:
+@click.option("--compare", "compare", multiple=True, metavar="RULES...", callback=_compare_option,
+              help='Score each deal under two or more rule sets side by side, e.g. --compare ffb-coinche '
+                   '"ffb-coinche; rounding=none" (every word up to the next option; --compare A --compare B '
+                   'works too): the rows that differ are marked *, then the findings that appear or vanish '
+                   'under each rule set after the first. Not with --rules.')
+def score_command(file: str, rules: Rules | None, compare: tuple[Rules, ...]) -> None:
     """The score breakdown of each deal of FILE, and each match's running totals.
 
+    With --compare, each deal under every rule set given, side by side, and each
+    match's totals under each of them.
+
     Exit status: 0 no error finding, 1 error findings (the breakdown is the deal as
-    the engine rescores it), 2 usage or input trouble.
+    the engine rescores it; with --compare, under any of the rule sets), 2 usage or
+    input trouble.
     """
+    if compare:
+        if rules is not None:
+            raise click.UsageError("--rules and --compare do not go together: --compare names every rule set")
+        sys.exit(compare_scores(file, compare))
     tally = Tally()
     with open_input(file) as source:
         for item in with_match_checks(validate_stream(source, rules)):
@@ -250,6 +272,28 @@ def score_command(file: str, rules: Rules | None) -> None:
     if tally.records == 0:
         raise InputError(f"{file}: no record found")
     sys.exit(tally.exit_code)
+
+
+def compare_scores(file: str, rule_sets: tuple[Rules, ...]) -> int:
+    """``belote score --compare``: print each deal of FILE under every rule set, and each match's
+    totals; return the exit status (1: an error finding under any rule set)."""
+    tally = Tally()
+    count = 0
+    with open_input(file) as source:
+        for item in compared_with_matches(parse(source), rule_sets):
+            if isinstance(item, Comparison):
+                count += 1
+                for scored in item.scored:
+                    tally.add(scored.report)
+                lines = compare_lines(item)
+            else:
+                for match in item:
+                    tally.add(match)
+                lines = match_compare_lines(item, [label(i) for i in range(len(rule_sets))])
+            click.echo("\n".join(lines) + "\n")
+    if count == 0:
+        raise InputError(f"{file}: no record found")
+    return tally.exit_code
 
 
 # --- fmt ----------------------------------------------------------------------

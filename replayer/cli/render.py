@@ -19,6 +19,7 @@ from notation.values import SEATS, Card, Suit, canonical_hand_order
 from notation.record import Record
 
 from ..engine.scoring import DealScore, Outcome
+from ..check.compare import SCORE_ROWS  # the rows of a side's breakdown, shared with belote score --compare
 from ..check.matches import MatchReport
 from ..check.report import Replayed, Report
 from ..engine.play import PlayState
@@ -27,11 +28,6 @@ RED_SUITS = (Suit.HEARTS, Suit.DIAMONDS)
 # C0 controls but tab and line feed, DEL, C1 controls, and the bidirectional marks, embeddings,
 # overrides and isolates that reorder what a terminal shows
 _UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-SCORE_ROWS: tuple[tuple[str, str], ...] = (
-    ("card points", "card_points"), ("last trick", "last_trick"), ("cards + last trick", "points"),
-    ("belote", "belote"), ("melds", "melds"), ("total", "total"), ("rounding", "rounding"),
-    ("deal score", "score"),
-)
 
 
 def printable(text: str) -> str:

@@ -49,7 +49,9 @@ GAME_DEFAULTS: dict[str, tuple[Any, Any]] = {
     "rounding": ("none", "nearest10_5up"),
     "target": (1000, 2000),
 }
-
+# Bid values a ladder may have: the profiles have at most 101 (club-coinche, any value from 82 to
+# 182); every list of legal calls walks the ladder, and 1000 values check in some 30 ms.
+MAX_BID_VALUES = 1000
 
 @dataclass(frozen=True, slots=True)
 class Rules:
@@ -164,11 +166,20 @@ class Rules:
         rules._check()
         return rules
 
+    @property
+    def bid_value_count(self) -> int:
+        """How many bid values the ladder holds (every whole value with ``bid_values=any_step``)."""
+        step = 1 if self.bid_values == "any_step" else self.bid_step
+        return (self.bid_max - self.bid_min) // step + 1
+
     def _check(self) -> None:
         if self.bid_min <= 0 or self.bid_max < self.bid_min or self.bid_step <= 0:
             raise RulesError(
                 f"bids need 0 < bid_min <= bid_max and bid_step > 0 "
                 f"(got bid_min={self.bid_min}, bid_max={self.bid_max}, bid_step={self.bid_step})")
+        if self.bid_value_count > MAX_BID_VALUES:  # a Rules tag must not make a ladder of millions
+            raise RulesError(f"at most {MAX_BID_VALUES} bid values: bid_min={self.bid_min} to "
+                             f"bid_max={self.bid_max} make {self.bid_value_count}")
         if self.surcoinche_factor < 1 or self.failure_base < 0 or self.target <= 0 or \
                 min(self.generale, self.capot_belote, self.generale_belote) < 0:
             raise RulesError("surcoinche_factor must be >= 1, failure_base, generale, capot_belote and "

@@ -60,7 +60,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = _instance_secret(app.instance_path)
 
-    from . import api, archive_views, db, errors, limits, match_views, replay_views, security, submit_views
+    from . import (api, archive_views, compare_views, db, errors, help_views, limits, match_views, replay_views,
+                   security, submit_views)
 
     # Tests post far more than a visitor does: no limit there unless a test sets one.
     app.config.setdefault("RATE_LIMIT", None if app.testing else limits.DEFAULT_RATE_LIMIT)
@@ -74,7 +75,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     security.init_app(app)
     errors.init_app(app)
     db.init_app(app)
-    for blueprint in (archive_views.bp, submit_views.bp, api.bp, replay_views.bp, match_views.bp):
+    for blueprint in (archive_views.bp, submit_views.bp, api.bp, replay_views.bp, match_views.bp, compare_views.bp,
+                      help_views.bp):
         app.register_blueprint(blueprint)
     return app
 

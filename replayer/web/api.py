@@ -10,6 +10,7 @@ from typing import Any
 from flask import Blueprint, abort, current_app, jsonify, request, url_for
 
 from notation.jsonio import to_json
+from notation.values import NotationError, Seat
 from replayer.archive import SearchError, stored_record
 from replayer.engine.rules import RulesError
 
@@ -18,13 +19,17 @@ from .checking import check, is_blank, picked_rules
 from .db import get_archive
 from .replay_views import read_analysis_json
 from .security import FORM_TYPES
-from .steps import build_timeline
+from .seat_view import seat_view
+from .step_builder import build_timeline
 from .submit_views import submitted_data
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 PRIVATE = frozenset({"owner_hash"})  # never leaves the server
 HEAVY = frozenset({"raw", "canonical", "comments"})  # left out of search results
+# What the one-seat view tells of a record's row: its tags before play, nothing of the result.
+SEAT_KEYS = frozenset({"id", "event", "site", "date", "round", "deal", "north", "east", "south", "west", "dealer",
+                       "variant", "rules", "match_id", "deal_in_match", "url", "replay_url", "match_url"})
 
 
 def link(endpoint: str, **values: Any) -> str:
@@ -88,10 +93,13 @@ def records():
 
 @bp.get("/records/<int:record_id>")
 def record(record_id: int):
+    """The whole record; with ``seat`` (and ``step``), only what that seat knows at that step."""
     archive = get_archive()
     row = archive.get(record_id)
     if row is None:
         abort(404, description=f"no record {record_id}")
+    if request.args.get("seat", "").strip():
+        return _seat_record(row)
     out = public(row)
     out["findings"] = archive.findings(record_id)
     analysis = archive.analysis_row(record_id)  # stored by ``belote analyse``, never computed here
@@ -103,6 +111,28 @@ def record(record_id: int):
     out["report"] = stored.report.as_dict()
     out["timeline"] = build_timeline(stored.record, stored.report).as_dict()
     out["analysis"] = read_analysis_json(analysis["analysis"] or "") if analysis is not None else None
+    return jsonify(out)
+
+
+def _seat_record(row: dict[str, Any]):
+    """The one-seat view of a record as JSON: the record's tags (not its text, its findings or its
+    analysis, which tell the whole deal) and the table as the seat sees it at ``step``."""
+    try:
+        seat = Seat.parse(request.args["seat"].strip())
+    except NotationError:
+        abort(400, description="seat must be one of N, E, S, W (or left out to see every hand)")
+    stored = stored_record(row)
+    out = {key: value for key, value in public(row).items() if key in SEAT_KEYS}
+    if stored.record is None or stored.report is None:
+        out.update(view=None, problem=stored.error)
+        return jsonify(out)
+    timeline = build_timeline(stored.record, stored.report)
+    step = request.args.get("step", "0").strip()
+    try:
+        index = int(step, 10)
+    except ValueError:
+        abort(400, description="step must be a whole number")
+    out["view"] = seat_view(timeline, seat, index)
     return jsonify(out)
 
 

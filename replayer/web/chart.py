@@ -1,10 +1,20 @@
 """The score chart of a match: an SVG drawn on the server, so it shows without JavaScript.
 
-The two running totals by deal (from deal 0 at 0-0), the target line, axes with
-their labels and a legend. The markup is built here as text: every value that
-comes from a record (event, player names) goes through ``escape``; numbers are
-formatted here. No ``style`` attribute (the CSP forbids inline styles): colours
-and strokes come from the classes of ``static/match.css``.
+The two running totals by deal (from deal 0 at 0-0), the target line, and axes with their
+tick labels; the legend (which colour is which side) is the page's, in HTML beside the
+picture (``legend``). The markup is built here as text: every value that comes from a
+record (event, player names) goes through ``escape``; numbers are formatted here. No
+``style`` attribute (the CSP forbids inline styles): colours, strokes, the text's size and
+the picture's height come from the classes of ``static/match.css``.
+
+Every position is a percentage of the picture's box, not a point of a ``viewBox``: a
+viewBox scales the whole picture, its text included, to the width of the page, and the
+11 px labels of a chart drawn 640 wide came out at 6 px on a phone. With percentages the
+plot stretches to any width while the text keeps the size the style sheet gives it. A
+polyline takes no percentages: the series are drawn in a nested ``<svg>`` whose viewBox
+is 100 x 100 (its units are percentages of the box) stretched without keeping its aspect
+(``preserveAspectRatio="none"``), their strokes kept from stretching by the style sheet
+(``vector-effect: non-scaling-stroke``).
 """
 
 from __future__ import annotations
@@ -20,39 +30,30 @@ from replayer.check.scoresheet import ScoreSheet
 SVG_NS = "http://www.w3.org/2000/svg"
 Y_TICKS = 5  # about this many intervals on the points axis
 MAX_X_LABELS = 20  # label every deal up to this many, then every k-th
+CROWDED_X_LABELS = 12  # beyond this many deal labels, a phone shows every other one (class "minor")
+HEIGHT = 288  # px, the picture's height when no style sheet sets it (match.css does)
 
 
 @dataclass(frozen=True, slots=True)
 class Frame:
-    """Where the plot sits in the picture and what its axes span."""
+    """Where the plot sits in the picture (in percent of its width and height) and what its
+    axes span. The left and right insets keep the first and last points whole; the top
+    leaves room for the label of the highest grid line, the bottom for the deal numbers."""
 
-    width: int = 640
-    height: int = 320
-    left: int = 64
-    right: int = 16
-    top: int = 16
-    bottom: int = 48
+    left: float = 2
+    right: float = 98
+    top: float = 10
+    bottom: float = 86
     deals: int = 1
     top_value: int = 1
 
-    @property
-    def x0(self) -> int:
-        return self.left
-
-    @property
-    def x1(self) -> int:
-        return self.width - self.right
-
-    @property
-    def y0(self) -> int:  # the baseline (0 points)
-        return self.height - self.bottom
-
     def x(self, deal: int) -> float:
-        """The abscissa after ``deal`` deals (0 = the start of the match)."""
-        return self.x0 + deal * (self.x1 - self.x0) / self.deals
+        """The abscissa (percent) after ``deal`` deals (0 = the start of the match)."""
+        return self.left + deal * (self.right - self.left) / self.deals
 
     def y(self, points: int) -> float:
-        return self.y0 - points * (self.y0 - self.top) / self.top_value
+        """The ordinate (percent) of ``points``: the baseline is 0 points."""
+        return self.bottom - points * (self.bottom - self.top) / self.top_value
 
 
 def nice_step(raw: float) -> int:
@@ -78,75 +79,81 @@ def fmt(value: float) -> str:
     return "0" if text == "-0" else text
 
 
+def pct(value: float) -> str:
+    """A position in percent of the picture's box: ``12.5%``."""
+    return f"{fmt(value)}%"
+
+
+def legend(sheet: ScoreSheet) -> list[tuple[str, str]]:
+    """The legend beside the chart: (CSS class, label) of each side, ``NS: Anne & Claire``."""
+    out: list[tuple[str, str]] = []
+    for team in (Team.NS, Team.EW):
+        names = sheet.team_names(team)
+        out.append((str(team).lower(), str(team) if names == str(team) else f"{team}: {names}"))
+    return out
+
+
 def score_chart(sheet: ScoreSheet, *, title: str | None = None) -> Markup:
     """The chart as an ``<svg>`` element, ready to be placed in a page."""
     frame, step = frame_for(sheet)
     heading = title or f"Running score of {sheet.event or 'the match'}"
-    parts = [f'<svg xmlns="{SVG_NS}" class="score-chart" viewBox="0 0 {frame.width} {frame.height}" '
-             f'width="{frame.width}" height="{frame.height}" role="img" aria-labelledby="score-chart-title">',
+    every = x_label_step(frame.deals)
+    crowded = frame.deals // every + 1 > CROWDED_X_LABELS
+    parts = [f'<svg xmlns="{SVG_NS}" class="score-chart{" crowded" if crowded else ""}" width="100%" '
+             f'height="{HEIGHT}" role="img" aria-labelledby="score-chart-title">',
              f'<title id="score-chart-title">{escape(heading)}</title>']
-    parts += _axes(frame, step)
+    parts += _axes(frame, step, every)
     parts += _target(frame, sheet.target)
     for team in (Team.NS, Team.EW):
         parts += _series(frame, sheet, team)
-    parts += _legend(frame, sheet)
     parts.append("</svg>")
     return Markup("\n".join(parts))
 
 
-def _axes(frame: Frame, step: int) -> list[str]:
+def x_label_step(deals: int) -> int:
+    """Label every deal, or every k-th one when there are more than ``MAX_X_LABELS``."""
+    return max(1, math.ceil(deals / MAX_X_LABELS))
+
+
+def _axes(frame: Frame, step: int, every: int) -> list[str]:
     out = ['<g class="axes">',
-           _line(frame.x0, frame.y0, frame.x1, frame.y0, "axis x-axis"),
-           _line(frame.x0, frame.y0, frame.x0, frame.top, "axis y-axis")]
+           _line(frame.left, frame.bottom, frame.right, frame.bottom, "axis x-axis"),
+           _line(frame.left, frame.bottom, frame.left, frame.top, "axis y-axis")]
     for value in range(0, frame.top_value + 1, step):
         y = frame.y(value)
-        out.append(_line(frame.x0, y, frame.x1, y, "grid") if value else "")
-        out.append(f'<text class="tick y-tick" x="{fmt(frame.x0 - 6)}" y="{fmt(y + 4)}" '
-                   f'text-anchor="end">{value}</text>')
-    every = max(1, math.ceil(frame.deals / MAX_X_LABELS))
-    for deal in range(0, frame.deals + 1, every):
-        out.append(f'<text class="tick x-tick" x="{fmt(frame.x(deal))}" y="{fmt(frame.y0 + 16)}" '
+        if value:
+            out.append(_line(frame.left, y, frame.right, y, "grid"))
+        # the points sit on their grid line, just right of the axis: no margin is kept for them
+        out.append(f'<text class="tick y-tick" x="{pct(frame.left)}" y="{pct(y)}" dx="4" dy="-4">{value}</text>')
+    for index, deal in enumerate(range(0, frame.deals + 1, every)):
+        minor = " minor" if index % 2 else ""
+        out.append(f'<text class="tick x-tick{minor}" x="{pct(frame.x(deal))}" y="{pct(frame.bottom)}" dy="16" '
                    f'text-anchor="middle">{deal}</text>')
-    middle = (frame.x0 + frame.x1) / 2
-    out.append(f'<text class="axis-label" x="{fmt(middle)}" y="{frame.height - 6}" '
-               f'text-anchor="middle">deal</text>')
-    out.append(f'<text class="axis-label" x="14" y="{fmt((frame.top + frame.y0) / 2)}" text-anchor="middle" '
-               f'transform="rotate(-90 14 {fmt((frame.top + frame.y0) / 2)})">points</text>')
     out.append("</g>")
-    return [line for line in out if line]
+    return out
 
 
 def _target(frame: Frame, target: int) -> list[str]:
     y = frame.y(target)
-    return ['<g class="target">', _line(frame.x0, y, frame.x1, y, "target-line"),
-            f'<text class="target-label" x="{fmt(frame.x1 - 4)}" y="{fmt(y - 5)}" '
+    return ['<g class="target">', _line(frame.left, y, frame.right, y, "target-line"),
+            f'<text class="target-label" x="{pct(frame.right)}" y="{pct(y)}" dx="-4" dy="-5" '
             f'text-anchor="end">target {target}</text>', "</g>"]
 
 
 def _series(frame: Frame, sheet: ScoreSheet, team: Team) -> list[str]:
-    """The team's polyline from 0 at deal 0 and one point per counted deal."""
+    """The team's line from 0 at deal 0 and one point per counted deal."""
     css = str(team).lower()
     points = [(0, 0)] + [(n, v) for n, v in enumerate(sheet.series(team), 1) if v is not None]
     path = " ".join(f"{fmt(frame.x(n))},{fmt(frame.y(v))}" for n, v in points)
-    out = [f'<g class="series {css}">', f'<polyline class="series-line {css}" fill="none" points="{path}"/>']
+    out = [f'<g class="series {css}">',
+           '<svg class="plot" viewBox="0 0 100 100" preserveAspectRatio="none" overflow="visible">',
+           f'<polyline class="series-line {css}" fill="none" points="{path}"/>', "</svg>"]
     for n, value in points[1:]:
-        out.append(f'<circle class="point {css}" cx="{fmt(frame.x(n))}" cy="{fmt(frame.y(value))}" r="3.5" '
+        out.append(f'<circle class="point {css}" cx="{pct(frame.x(n))}" cy="{pct(frame.y(value))}" r="3.5" '
                    f'data-deal="{n}"><title>deal {n}: {team} {value}</title></circle>')
     out.append("</g>")
     return out
 
 
-def _legend(frame: Frame, sheet: ScoreSheet) -> list[str]:
-    out = ['<g class="legend">']
-    for row, team in enumerate((Team.NS, Team.EW)):
-        css, y = str(team).lower(), frame.top + 8 + row * 18
-        out.append(_line(frame.x0 + 12, y, frame.x0 + 32, y, f"series-line {css}"))
-        names = sheet.team_names(team)
-        label = str(team) if names == str(team) else f"{team}: {names}"
-        out.append(f'<text class="legend-label {css}" x="{frame.x0 + 38}" y="{y + 4}">{escape(label)}</text>')
-    out.append("</g>")
-    return out
-
-
 def _line(x1: float, y1: float, x2: float, y2: float, css: str) -> str:
-    return f'<line class="{css}" x1="{fmt(x1)}" y1="{fmt(y1)}" x2="{fmt(x2)}" y2="{fmt(y2)}"/>'
+    return f'<line class="{css}" x1="{pct(x1)}" y1="{pct(y1)}" x2="{pct(x2)}" y2="{pct(y2)}"/>'

@@ -17,7 +17,7 @@ from replayer.check.report import Report
 from replayer.check.scoresheet import ScoreSheet, score_sheet
 
 from .archive_views import known_date
-from .chart import score_chart
+from .chart import legend, score_chart
 from .db import get_archive
 
 bp = Blueprint("matches", __name__)
@@ -27,7 +27,7 @@ bp = Blueprint("matches", __name__)
 def show(match_id: int):
     match, sheet = _load(match_id)
     return render_template("match.html", match=match, sheet=sheet, chart=score_chart(sheet),
-                           seats=SEATS, title=_title(match, sheet))
+                           legend=legend(sheet), seats=SEATS, title=_title(match, sheet))
 
 
 @bp.get("/m/<int:match_id>.json")

@@ -7,8 +7,11 @@ swaps them in place, which makes stepping instant without a second renderer.
 
 View options, all in the query string and kept by every link:
 ``step`` (clamped; ``end`` or ``last`` for the last step), ``bottom`` (the seat
-shown at the bottom of the table) and ``seat`` (a one-seat view that hides the
-other hands and everything after the current step).
+shown at the bottom of the table) and ``seat``: the one-seat ("play as") view, which
+sends only what that seat knows at that step (``seat_view``): no other hand, nothing of
+a later step, no stage prefetched, no link to the whole record. There ``guess=<card>``
+(a link on each legal card of the seat when it is to play) shows the next step with
+the card the user chose beside the card that was played.
 
 A record's double-dummy analysis, when the archive stores one (``Archive.analysis``), is
 read once per request and shown on the steps: the value of every legal card of the seat
@@ -21,8 +24,10 @@ what the hidden hands hold).
 from __future__ import annotations
 
 import functools
+import gzip
 import json as jsonlib
 import math
+import re
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -34,7 +39,7 @@ from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
 from notation.jsonio import to_json
 from notation.record import Record
-from notation.values import SEATS, Card, NotationError, Seat
+from notation.values import SEATS, Call, Card, Denomination, NotationError, Seat
 from replayer.archive import ArchiveBusyError, ArchiveError, stored_record
 from replayer.check.findings import Finding
 from replayer.check.report import Report
@@ -42,7 +47,11 @@ from replayer.check.report import Report
 from .db import get_archive
 from .errors import RETRY_AFTER
 from .limits import limiter, parse_rate_limit
-from .steps import END, MARK_GLYPHS, AnalysedCard, AnalysisView, Timeline, analysis_view, build_timeline
+from .analysis_view import MARK_GLYPHS, AnalysedCard, AnalysisView, analysis_view
+from .checking import source_lines
+from .seat_view import seat_findings, visible_notes
+from .step_builder import build_timeline
+from .steps import CARD, END, Step, Timeline
 
 bp = Blueprint("replay", __name__)
 
@@ -122,6 +131,7 @@ class View:
     bottom: Seat
     seat: Seat | None
     embed: bool = False
+    guess: Card | None = None  # the card the user chose for the previous step ("play as")
 
     @property
     def default_bottom(self) -> bool:
@@ -161,7 +171,13 @@ def read_view(timeline: Timeline | None, embed: bool = False) -> View:
         abort(400, description="seat must be one of N, E, S, W (or left out to see every hand).")
     bottom = _seat_arg("bottom") or seat or Seat.SOUTH
     last = timeline.last if timeline is not None else 0
-    return View(_step_arg(request.args.get("step", ""), last), bottom, seat, embed)
+    guess = None
+    if seat is not None and request.args.get("guess", "").strip():
+        try:
+            guess = Card.parse(request.args["guess"].strip())
+        except NotationError:
+            abort(400, description="guess must be a card, such as KS or K♠.")
+    return View(_step_arg(request.args.get("step", ""), last), bottom, seat, embed, guess)
 
 
 def _step_arg(text: str, last: int) -> int:
@@ -178,14 +194,48 @@ def _step_arg(text: str, last: int) -> int:
 # --- what a step shows --------------------------------------------------------
 
 def visible_findings(timeline: Timeline, view: View) -> list[tuple[int, Finding]]:
-    """(step, finding) pairs the reader may see: all of them, or in a one-seat view only
-    those about steps already reached."""
-    return [(step.index, finding) for step in timeline.steps for finding in step.findings
-            if view.seat is None or step.index <= view.step]
+    """(step, finding) pairs the reader may see: all of them, or in a one-seat view what that
+    seat may know at the step (``seat_findings``)."""
+    if view.seat is not None:
+        return seat_findings(timeline, view.seat, view.step)
+    return [(step.index, finding) for step in timeline.steps for finding in step.findings]
 
 
 def hidden(view: View, seat: Seat) -> bool:
     return view.seat is not None and seat is not view.seat
+
+
+@dataclass(frozen=True)
+class Guess:
+    """The card the user chose for its seat ("play as") beside the card that was played."""
+
+    chosen: Card
+    played: Card
+    legal: bool  # the chosen card was one the seat could play
+
+    @property
+    def right(self) -> bool:
+        return self.chosen is self.played
+
+
+def guess_of(timeline: Timeline, step: Step, view: View) -> Guess | None:
+    """The user's guess at the card of ``step``, when it is a card of the one-seat view's seat."""
+    if view.guess is None or view.seat is None or step.kind != CARD or step.card is None \
+            or step.card.seat is not view.seat:
+        return None
+    before = timeline.steps[step.index - 1]
+    legal = view.guess in before.legal if before.legal else view.guess in before.hand(view.seat).cards
+    return Guess(view.guess, step.card.card, legal)
+
+
+def guessable(timeline: Timeline, step: Step, view: View) -> tuple[Card, ...]:
+    """The cards the one-seat view's seat may choose from when the next card is its own."""
+    if view.seat is None or step.turn is not view.seat or step.index >= timeline.last:
+        return ()
+    after = timeline.steps[step.index + 1]
+    if after.kind != CARD or after.card is None or after.card.seat is not view.seat:
+        return ()
+    return step.legal
 
 
 def stage_context(row: dict[str, Any], analysis: Analysis, view: View,
@@ -197,21 +247,71 @@ def stage_context(row: dict[str, Any], analysis: Analysis, view: View,
     record_id = row["id"]
 
     base = url_for(endpoint, record_id=record_id)
+    kept = urlencode(view.args(step=None))  # the view's other options, the same in every link
 
     def step_url(index: int, **changes: Any) -> str:
-        return base + "?" + urlencode(view.args(step=timeline.clamp(index), **changes))
+        if changes:
+            return base + "?" + urlencode(view.args(step=timeline.clamp(index), **changes))
+        return f"{base}?step={timeline.clamp(index)}" + (f"&{kept}" if kept else "")  # a page has ~100 of these
 
     places = dict(zip(view.layout, PLACES))
     dd = stored.view if view.seat is None else None  # the values would show the hidden hands
+    last_trick = step.tricks[-1] if step.tricks and step.tricks[-1] is not step.trick else None
+    findings = visible_findings(timeline, view)
     return {
         "dd": dd, "stored_analysis": stored, "to_play": dd.to_play(step) if dd is not None else None,
         "dd_card": dd_card_html, "mark_tag": mark_tag, "analysis_seconds": analysis_seconds(),
         "form_action": base, "row": row, "timeline": timeline, "step": step, "view": view, "step_url": step_url,
-        "hidden": lambda seat: hidden(view, seat), "places": places, "layout": list(zip(PLACES, view.layout)),
+        "hidden": lambda seat: hidden(view, seat) and step.kind != END, "places": places, "layout": list(zip(PLACES, view.layout)),
         "next_finding": None if view.seat is not None else timeline.next_finding(step.index),
-        "findings": visible_findings(timeline, view), "illegal": illegal_cards(timeline, step.index),
+        "findings": findings, "step_findings": [f for index, f in findings if index == step.index],
+        "illegal": illegal_cards(timeline, step.index),
         "END": END, "card": card_html, "card_backs": card_backs, "unknown_cards": unknown_cards,
+        "notes": step.notes if view.seat is None else visible_notes(step, view.seat),
+        "guess": guess_of(timeline, step, view), "guessable": guessable(timeline, step, view),
+        "calls_so_far": timeline.calls_until(step.index),
+        "announcements": timeline.announcements if view.seat is None else timeline.announced_by(step.index),
+        "last_trick": last_trick, "glyph": glyph_html,
     }
+
+
+DENOMINATION_WORDS = frozenset({"S", "H", "D", "C", "SA", "TA"})
+# Cards and bids as the validator's messages write them (``7S``, ``90D``, ``capotbeloteSA``).
+_NOTATION_WORD = re.compile(r"\b(?:(?:10|[7-9TJQKA])[SHDC]|(?:\d{2,3}|capot|capotbelote|generale|generalebelote)"
+                            r"(?:SA|TA|[SHDC]))\b")
+
+
+@bp.app_template_filter("symbols")
+def symbols(text: str) -> str:
+    """A message or a legal call with its cards and bids in the site's notation: ``J♠``, ``90♦``
+    (the text stays plain: autoescaped like any other)."""
+    def pretty(match: re.Match[str]) -> str:
+        word = match.group(0)
+        try:
+            return (Card.parse(word) if len(word) <= 3 and not word[:2].isdigit() else Call.parse(word)).pretty()
+        except NotationError:
+            return word
+    return _NOTATION_WORD.sub(pretty, str(text))
+
+
+@bp.app_template_filter("contract_symbols")
+def contract_symbols(text: str | None) -> str:
+    """A contract as the archive keeps it (``110H coinche``, ``capotbelote D``, ``H``) with
+    suit symbols: ``110♥ coinche``, ``capot belote ♦``, ``♥``."""
+    def word(part: str) -> str:
+        if part in DENOMINATION_WORDS:
+            return Denomination.parse(part).pretty()
+        if part in ("capotbelote", "generalebelote"):
+            return part[:-6] + " belote"
+        return symbols(part)
+    return " ".join(word(part) for part in str(text or "").split())
+
+
+def glyph_html(annotation: str | None) -> Markup:
+    """A transcriber's annotation glyph (``!``, ``??``...) beside a card or a call."""
+    if not annotation:
+        return Markup("")
+    return Markup('<span class="glyph" title="annotation">{}</span>').format(annotation)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -276,7 +376,8 @@ def _page(record_id: int, embed: bool) -> str | tuple[str, int]:
     if analysis.timeline is None:
         return render_template(template, row=row, analysis=analysis, view=view, unreadable=True), 422
     context = stage_context(row, analysis, view, load_analysis(record_id, analysis))
-    return render_template(template, analysis=analysis, unreadable=False, **context)
+    lines = source_lines(row["raw"] or "", analysis.timeline.findings) if view.seat is None and not embed else ()
+    return render_template(template, analysis=analysis, unreadable=False, lines=lines, **context)
 
 
 @bp.get("/r/<int:record_id>")
@@ -291,16 +392,24 @@ def embed(record_id: int):
 
 @bp.get("/r/<int:record_id>/steps")
 def steps(record_id: int):
-    """Every step's stage, for replay.js to swap in without a round trip."""
+    """Every step's stage, for replay.js to swap in without a round trip. In the one-seat view
+    only the steps up to ``step`` (what the seat has seen): the future is never sent ahead."""
     row, analysis = load(record_id)
     if analysis.timeline is None:
         abort(404, description="This record cannot be read, so it has no steps.")
     base = read_view(analysis.timeline, request.args.get("embed") == "1")
     stored = load_analysis(record_id, analysis)
+    upto = base.step if base.seat is not None else analysis.timeline.last
     stages = [render_template("_table.html", **stage_context(row, analysis, View(index, base.bottom, base.seat,
                                                                                  base.embed), stored))
-              for index in range(analysis.timeline.last + 1)]
-    return Response('<div class="replay-steps">' + "".join(stages) + "</div>", mimetype="text/html")
+              for index in range(upto + 1)]
+    body = ('<div class="replay-steps">' + "".join(stages) + "</div>").encode()
+    response = Response(body, mimetype="text/html")
+    response.vary.add("Accept-Encoding")
+    if "gzip" in request.accept_encodings:  # forty stages repeat themselves: about a tenth of the size
+        response.set_data(gzip.compress(body, compresslevel=5))
+        response.headers["Content-Encoding"] = "gzip"
+    return response
 
 
 @bp.get("/r/<int:record_id>.belote")
@@ -309,7 +418,7 @@ def text(record_id: int):
     if row is None:
         abort(404, description=f"There is no record {record_id} in the archive.")
     response = Response(row["raw"] or "", mimetype="text/plain")
-    response.headers["Content-Disposition"] = f'inline; filename="record-{record_id}.belote"'
+    response.headers["Content-Disposition"] = f'attachment; filename="record-{record_id}.belote"'
     return response
 
 
@@ -328,7 +437,7 @@ def json(record_id: int):
                 result_matches=analysis.timeline.result_matches if analysis.timeline else None,
                 unchecked=list(report.unchecked))
     response = jsonify(body)
-    response.headers["Content-Disposition"] = f'inline; filename="record-{record_id}.json"'
+    response.headers["Content-Disposition"] = f'attachment; filename="record-{record_id}.json"'
     return response
 
 

@@ -9,7 +9,9 @@ import logging
 import math
 import sqlite3
 import sys
-from typing import TYPE_CHECKING, Any
+import threading
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Iterator
 
 import click
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -27,6 +29,23 @@ class RequestHandler(WSGIRequestHandler):
 
     def version_string(self) -> str:
         return SERVER_HEADER
+
+
+@contextmanager
+def serving_in_thread(app: Flask) -> Iterator[str]:
+    """``app`` served by Werkzeug on 127.0.0.1 and a free port, in a thread, while the block
+    runs: its base URL. For the browser tests and the screenshots, never for visitors."""
+    from werkzeug.serving import make_server
+
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="site", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+        server.server_close()
 
 
 def _reason(error: Exception) -> str:

@@ -1,59 +1,55 @@
-"""The state of a deal at every step, for replay viewers.
+"""The state of a deal at every step, for replay viewers: plain values (``step_builder``
+builds them from a record and its report).
 
-``build_timeline(record, report)`` replays a record (already validated into
-``report``) through the engine and keeps a snapshot after every card: step 0 is
-the deal before the first card (hands as dealt or rebuilt, the taking or
-auction, the announcements), step k follows the k-th card, then a claim step
-when the record claims and an end step with the score breakdown. The tricks,
-their winners and the card points come from ``PlayState``; the findings of the
-validator are attached to the step they are about. Plain values, no web and no
-database: ``Timeline.as_dict()`` is JSON-ready.
+A ``Timeline`` holds a snapshot of every step: step 0 is the deal before anything
+is said (the hands as dealt or rebuilt), then one step per call of the taking or auction
+(with the contract standing after it), one step per card, a claim step when the record
+claims and an end step with the score breakdown. Card ``n`` of the play is step
+``play_start + n``. The tricks, their winners and the card points come from ``PlayState``;
+the findings of the validator and the record's comments are attached to the step they are
+about. Each step also says what the whole table knows (the suits each player has shown out
+of, the cards of a hand known to all), which the one-seat view shows and nothing more.
+Plain values, no web and no database: ``Timeline.as_dict()`` is JSON-ready.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from notation.values import SEATS, Call, Card, Seat, Team, canonical_hand_order
-from notation.record import Announcement, Record
+from notation.values import SEATS, Call, Card, Seat, Suit
+from notation.record import Announcement
 
-from replayer.engine.cardmasks import table
 from replayer.engine.contract import Contract
-from replayer.engine.play import PlayState
-from replayer.engine.rules import Rules, RulesError
 from replayer.engine.scoring import DealScore
 from replayer.check.findings import Finding, Severity
-from replayer.check.report import Replayed, Report
-from replayer.check.validator import resolve_rules
 
-DEAL, CARD, CLAIM, END = "deal", "card", "claim", "end"
-
-# Findings with no card of their own that are about how the deal ended.
-END_RULES = frozenset({"result-mismatch", "result-unreadable", "not-rescored", "incomplete-play",
-                       "play-stopped", "hidden-cards", "too-many-cards", "short-trick"})
-CLAIM_RULES = frozenset({"claim-inconsistent", "claim-unchecked"})
-ANNOUNCEMENT_RULES = frozenset({"melds-not-played", "announcement-not-held", "announcement-wrong-kind",
-                                "announcement-card-reused"})
+DEAL, CALL, CARD, CLAIM, END = "deal", "call", "card", "claim", "end"
 
 
 # --- values -------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
 class HandView:
-    """A seat's cards at a step: the known ones, in hand order, and how many are unknown."""
+    """A seat's cards at a step: ``cards`` still held (the known ones, in hand order) and how
+    many more are unknown; ``dealt``: the known cards as dealt; ``played``: the cards it has
+    played, in play order; ``public``: the cards it still holds that the whole table knows
+    (the turned card it took, its melds once shown, the other card of a belote)."""
 
     seat: Seat
     cards: tuple[Card, ...]
     unknown: int = 0
+    dealt: tuple[Card, ...] = ()
+    played: tuple[Card, ...] = ()
+    public: tuple[Card, ...] = ()
 
     @property
     def size(self) -> int:
         return len(self.cards) + self.unknown
 
     def as_dict(self) -> dict[str, Any]:
-        return {"seat": str(self.seat), "cards": [str(c) for c in self.cards], "unknown": self.unknown}
+        return {"seat": str(self.seat), "cards": [str(c) for c in self.cards], "unknown": self.unknown,
+                "played": [str(c) for c in self.played], "public": [str(c) for c in self.public]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,17 +95,23 @@ class CallView:
     call: Call
     annotation: str | None
     findings: tuple[Finding, ...] = ()
+    comments: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {"number": self.number, "seat": str(self.seat) if self.seat else None, "call": str(self.call),
-                "pretty": self.call.pretty(), "annotation": self.annotation,
+                "pretty": self.call.pretty(), "annotation": self.annotation, "comments": list(self.comments),
                 "findings": [f.as_dict() for f in self.findings]}
 
 
 @dataclass(frozen=True, slots=True)
 class AnnouncementView:
+    """A meld announced, with the step at which its seat announces it (its first card) and the
+    step from which its cards are shown (the end of trick 1)."""
+
     announcement: Announcement
     findings: tuple[Finding, ...] = ()
+    step: int = 0
+    shown: int = 0
 
     @property
     def valid(self) -> bool:
@@ -118,35 +120,61 @@ class AnnouncementView:
     def as_dict(self) -> dict[str, Any]:
         a = self.announcement
         return {"seat": str(a.seat), "kind": a.kind.value, "cards": [str(c) for c in a.cards],
-                "valid": self.valid, "findings": [f.as_dict() for f in self.findings]}
+                "valid": self.valid, "step": self.step, "shown": self.shown,
+                "findings": [f.as_dict() for f in self.findings]}
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A comment of the record, shown at its step: ``about`` says what it comments on."""
+
+    about: str
+    text: str
+    kind: str = "card"  # what it is about: record, hand, turned, call, announcement, trick, card, claim
+    seat: Seat | None = None  # the seat whose hand, call, card or announcement it is about
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"about": self.about, "text": self.text, "kind": self.kind,
+                "seat": str(self.seat) if self.seat else None}
 
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """The table after step ``index``: ``card`` is the card just played (card steps)."""
+    """The table after step ``index``: ``call`` is the call just made (call steps), ``card`` the
+    card just played (card steps); ``contract`` the contract standing then."""
 
     index: int
-    kind: str  # DEAL, CARD, CLAIM or END
+    kind: str  # DEAL, CALL, CARD, CLAIM or END
     card: PlayedCard | None
-    hands: tuple[HandView, ...]  # N E S W: what each seat still holds
+    hands: tuple[HandView, ...]  # N E S W
     trick: TrickView | None  # the trick on the table (just finished at its 4th card)
     tricks: tuple[TrickView, ...]  # finished tricks, in order
     points: tuple[int, int]  # card points (NS, EW) so far, without the last-trick bonus
     tricks_won: tuple[int, int]  # (NS, EW)
-    turn: Seat | None  # who plays next
+    turn: Seat | None  # who calls or plays next
     findings: tuple[Finding, ...] = ()
+    call: CallView | None = None
+    contract: Contract | None = None
+    notes: tuple[Note, ...] = ()
+    voids: tuple[tuple[Suit, ...], ...] = ((), (), (), ())  # N E S W: the suits it has shown out of
+    legal: tuple[Card, ...] = ()  # the cards the seat to play may play, when its hand is known
+    first: str = "card"  # at the deal: what comes first, "call" or "card"
 
     @property
     def illegal(self) -> bool:
-        """The card of this step breaks a rule (an error finding is about it)."""
-        return self.kind == CARD and any(f.severity is Severity.ERROR for f in self.findings)
+        """The card or call of this step breaks a rule (an error finding is about it)."""
+        return self.kind in (CARD, CALL) and any(f.severity is Severity.ERROR for f in self.findings)
 
     def hand(self, seat: Seat) -> HandView:
         return self.hands[seat.index]
 
     def label(self) -> str:
         if self.kind == DEAL:
-            return "The deal, before the first card"
+            return f"The deal, before the first {self.first}"
+        if self.kind == CALL:
+            assert self.call is not None
+            who = self.call.seat.full_name if self.call.seat else "?"
+            return f"Call {self.call.number}: {who} says {self.call.call.pretty()}"
         if self.kind == CLAIM:
             return "Claim"
         if self.kind == END:
@@ -157,12 +185,17 @@ class Step:
 
     def as_dict(self) -> dict[str, Any]:
         return {"index": self.index, "kind": self.kind, "label": self.label(),
+                "call": self.call.as_dict() if self.call else None,
                 "card": self.card.as_dict() if self.card else None,
+                "contract": str(self.contract) if self.contract else None,
                 "hands": [h.as_dict() for h in self.hands],
                 "trick": self.trick.as_dict() if self.trick else None,
                 "tricks": [t.number for t in self.tricks], "winners": [str(t.winner) for t in self.tricks],
                 "points": list(self.points), "tricks_won": list(self.tricks_won),
                 "turn": str(self.turn) if self.turn else None, "illegal": self.illegal,
+                "legal": [str(c) for c in self.legal],
+                "voids": {str(seat): [str(s) for s in self.voids[seat.index]] for seat in SEATS},
+                "notes": [n.as_dict() for n in self.notes],
                 "findings": [f.as_dict() for f in self.findings]}
 
 
@@ -186,6 +219,9 @@ class Timeline:
     trick_ends: tuple[int, ...]  # the step at which trick k (1-based: index k-1) is complete
     not_replayed: str | None = None  # why cards written after some point could not be replayed
     unchecked: tuple[str, ...] = ()
+    play_start: int = 0  # the step before the first card: card n is step play_start + n
+    comments: tuple[str, ...] = ()  # the record's own comments (after its tags)
+    clockwise: bool = False  # the direction of play and speech
 
     @property
     def last(self) -> int:
@@ -194,6 +230,11 @@ class Timeline:
     @property
     def taker(self) -> Seat | None:
         return self.contract.taker if self.contract else None
+
+    @property
+    def dealt(self) -> tuple[HandView, ...]:
+        """The hands as dealt (N E S W)."""
+        return self.steps[0].hands
 
     @property
     def result_matches(self) -> bool | None:
@@ -205,8 +246,8 @@ class Timeline:
         return max(0, min(index, self.last))
 
     def card_step(self, trick: int, position: int) -> int:
-        """The step of the card at ``position`` (1-4) of trick ``trick`` (1-8): its number in the play."""
-        before = self.trick_ends[trick - 2] if 1 < trick <= len(self.trick_ends) + 1 else 0
+        """The step of the card at ``position`` (1-4) of trick ``trick`` (1-8)."""
+        before = self.trick_ends[trick - 2] if 1 < trick <= len(self.trick_ends) + 1 else self.play_start
         return before + position
 
     @property
@@ -214,8 +255,31 @@ class Timeline:
         """The steps of the cards played, in order."""
         return tuple(step for step in self.steps if step.kind == CARD)
 
+    @property
+    def call_steps(self) -> tuple[Step, ...]:
+        return tuple(step for step in self.steps if step.kind == CALL)
+
     def step(self, index: int) -> Step:
         return self.steps[self.clamp(index)]
+
+    @property
+    def speaking_order(self) -> tuple[Seat, ...]:
+        """The four seats from the first to speak, in the direction of speech (none without calls)."""
+        first = self.calls[0].seat if self.calls else None
+        if first is None:
+            return ()
+        order = [first]
+        for _ in range(3):
+            order.append(order[-1].next(self.clockwise))
+        return tuple(order)
+
+    def calls_until(self, index: int) -> tuple[CallView, ...]:
+        """The calls made by step ``index``."""
+        return self.calls[:max(0, min(index, len(self.calls)))]
+
+    def announced_by(self, index: int) -> tuple[AnnouncementView, ...]:
+        """The announcements made by step ``index`` (each seat announces with its first card)."""
+        return tuple(a for a in self.announcements if a.step <= index)
 
     def finding_steps(self) -> tuple[int, ...]:
         """The steps that carry an error or a warning, in order."""
@@ -228,11 +292,16 @@ class Timeline:
         return next((s for s in steps if s > index), steps[0] if steps and steps[0] != index else None)
 
     def next_trick(self, index: int) -> int:
-        """Shift+Right: the end of the trick after the one shown, else the last step."""
+        """Shift+Right: the end of the trick after the one shown (the end of the taking or
+        auction from the deal), else the last step."""
+        if index < self.play_start:
+            return self.play_start
         return next((end for end in self.trick_ends if end > index), self.last)
 
     def previous_trick(self, index: int) -> int:
-        """Shift+Left: the end of the trick before, else the deal."""
+        """Shift+Left: the end of the trick before (the end of the taking or auction), else the deal."""
+        if index > self.play_start and not any(end < index for end in self.trick_ends):
+            return self.play_start
         return next((end for end in reversed(self.trick_ends) if end < index), 0)
 
     def as_dict(self) -> dict[str, Any]:
@@ -244,329 +313,14 @@ class Timeline:
             "trump": str(self.contract.trump) if self.contract and self.contract.trump else None,
             "players": {str(seat): name for seat, name in zip(SEATS, self.players)},
             "turned": str(self.turned) if self.turned else None, "bidding": self.bidding,
+            "comments": list(self.comments),
             "calls": [c.as_dict() for c in self.calls],
             "announcements": [a.as_dict() for a in self.announcements],
             "claim": str(self.claim) if self.claim else None,
             "score": self.score.as_dict() if self.score else None,
             "recorded": list(self.recorded) if self.recorded else None, "result_matches": self.result_matches,
-            "trick_ends": list(self.trick_ends), "finding_steps": list(self.finding_steps()),
+            "play_start": self.play_start, "trick_ends": list(self.trick_ends),
+            "finding_steps": list(self.finding_steps()),
             "not_replayed": self.not_replayed, "unchecked": list(self.unchecked),
             "steps": [s.as_dict() for s in self.steps],
         }
-
-
-# --- building -----------------------------------------------------------------
-
-def build_timeline(record: Record, report: Report) -> Timeline:
-    """The timeline of ``record`` as its ``report`` says the validator replayed it: the seats it
-    credited each call and card to, the hands as dealt, the contract; nothing is validated again."""
-    rules = report.rules or resolve_rules(record)[0]
-    replayed = report.replay or Replayed()
-    entries = [entry for trick in record.tricks for entry in trick.plays[:4]]
-    numbered = [(number, position) for number, trick in enumerate(record.tricks, 1)
-                for position in range(1, min(len(trick.plays), 4) + 1)]
-    dealt = _dealt(record, replayed, rules)
-    builder = _Builder(dealt, _first_leader(replayed.contract, report.dealer, rules))
-    plays = replayed.plays
-    builder.snapshot(DEAL, None)
-    if replayed.contract is not None and plays and report.dealer is not None:
-        known = {seat: cards for seat, (cards, unknown) in dealt.items() if not unknown}
-        state = PlayState(known, replayed.contract, rules, dealer=report.dealer)
-        for (seat, card), entry, (number, position) in zip(plays, entries, numbered):
-            if state.turn is not seat:
-                state.give_turn(seat)
-            state.push_unchecked(card, entry.declaration)
-            builder.play(state, PlayedCard(seat, card, number, position, entry.declaration, entry.annotation,
-                                           entry.comments))
-        if replayed.claimed_by is not None:
-            state.claim(replayed.claimed_by)
-            builder.state = state
-            builder.snapshot(CLAIM, None)
-    builder.snapshot(END, None)
-    steps = _attach(builder.steps, report.findings, builder.card_steps, builder.trick_ends)
-    return Timeline(
-        steps=steps, rules=report.rules_text, dealer=report.dealer, contract=replayed.contract,
-        players=tuple(record.player(seat) for seat in SEATS),  # type: ignore[arg-type]
-        turned=record.turned, calls=_calls(record, replayed, report.findings), bidding=_bidding_kind(record),
-        announcements=_announcements(record, report.findings), claim=replayed.claimed_by,
-        score=report.score, recorded=report.recorded, findings=report.findings,
-        trick_ends=tuple(builder.trick_ends), not_replayed=_not_replayed(len(plays), entries, numbered),
-        unchecked=report.unchecked)
-
-
-def _dealt(record: Record, replayed: Replayed, rules: Rules) -> dict[Seat, tuple[list[Card], int]]:
-    """Per seat: the cards known as dealt and how many more are unknown."""
-    size = 5 if replayed.void and not rules.is_coinche else 8
-    dealt = {}
-    for seat in SEATS:
-        cards = replayed.hand(seat) or record.hand(seat)
-        known = [card for card in cards or () if card is not None]
-        dealt[seat] = (known, max(0, size - len(known)))
-    return dealt
-
-
-def _first_leader(contract: Contract | None, dealer: Seat | None, rules: Rules) -> Seat | None:
-    if contract is None or dealer is None:
-        return None
-    return dealer if rules.first_leader == "dealer" else dealer.next(rules.clockwise)
-
-
-class _Builder:
-    """Keeps the hands and tricks while the cards are pushed, and snapshots them."""
-
-    def __init__(self, dealt: dict[Seat, tuple[list[Card], int]], first_leader: Seat | None) -> None:
-        self.first_leader = first_leader
-        self.hands = {seat: list(cards) for seat, (cards, _) in dealt.items()}
-        self.unknown = {seat: unknown for seat, (_, unknown) in dealt.items()}
-        self.views = {seat: self._view(seat) for seat in SEATS}  # one hand changes a step: rebuild that one
-        self.state: PlayState | None = None
-        self.trick: list[PlayedCard] = []
-        self.tricks: list[TrickView] = []
-        self.steps: list[Step] = []
-        self.card_steps: dict[tuple[int, int], int] = {}
-        self.trick_ends: list[int] = []
-
-    def play(self, state: PlayState, played: PlayedCard) -> None:
-        self.state = state
-        seat, card = played.seat, played.card
-        if card in self.hands[seat]:
-            self.hands[seat].remove(card)
-        elif self.unknown[seat]:
-            self.unknown[seat] -= 1  # one of the cards nobody wrote down
-        self.views[seat] = self._view(seat)
-        if played.position == 1:
-            self.trick = []
-        self.trick.append(played)
-        trick = self._trick(state, played)
-        if trick.complete:
-            self.tricks.append(trick)
-            self.trick_ends.append(len(self.steps))
-        self.card_steps[(played.trick, played.position)] = len(self.steps)
-        self.snapshot(CARD, played, trick)
-
-    def _trick(self, state: PlayState, played: PlayedCard) -> TrickView:
-        if state.current_trick:
-            return self._open_trick(state)
-        done = state.tricks[-1]
-        return TrickView(played.trick, done.leader, tuple(self.trick), done.winner, done.points, True)
-
-    def _open_trick(self, state: PlayState) -> TrickView:
-        """The trick in progress, with the seat winning it so far."""
-        plays = tuple(self.trick)
-        winner, _ = state.current_winner  # type: ignore[misc]
-        points = table(state.contract.denomination, state.rules.sa_ace, state.rules.ta_values).points
-        return TrickView(plays[0].trick, plays[0].seat, plays, winner, sum(points[p.card.index] for p in plays),
-                         False)
-
-    def snapshot(self, kind: str, played: PlayedCard | None, trick: TrickView | None = None) -> None:
-        state = self.state
-        hands = tuple(self.views[seat] for seat in SEATS)
-        if state is None:
-            points, won, turn = (0, 0), (0, 0), self.first_leader
-        else:
-            points = state.card_points()
-            counts = state.trick_counts()
-            won, turn = (counts[0] + counts[2], counts[1] + counts[3]), state.turn
-            if trick is None and kind == CLAIM and state.current_trick:
-                trick = self._open_trick(state)
-        if kind == END:
-            turn = None
-        self.steps.append(Step(len(self.steps), kind, played, hands, trick, tuple(self.tricks), points, won, turn))
-
-    def _view(self, seat: Seat) -> HandView:
-        return HandView(seat, canonical_hand_order(self.hands[seat]), self.unknown[seat])  # type: ignore[arg-type]
-
-
-
-def _attach(steps: list[Step], findings: tuple[Finding, ...], card_steps: dict[tuple[int, int], int],
-            trick_ends: list[int]) -> tuple[Step, ...]:
-    """Give every finding the step it is about (see ``_step_of``)."""
-    claim = next((s.index for s in steps if s.kind == CLAIM), None)
-    by_step: dict[int, list[Finding]] = {}
-    for finding in findings:
-        by_step.setdefault(_step_of(finding, card_steps, trick_ends, claim, len(steps) - 1), []).append(finding)
-    return tuple(_with_findings(step, tuple(by_step.get(step.index, ()))) for step in steps)
-
-
-def _step_of(finding: Finding, card_steps: dict[tuple[int, int], int], trick_ends: list[int],
-             claim: int | None, end: int) -> int:
-    loc = finding.location
-    if loc.trick is not None and loc.card is not None and (loc.trick, loc.card) in card_steps:
-        return card_steps[(loc.trick, loc.card)]
-    if finding.rule in CLAIM_RULES:
-        return claim if claim is not None else end
-    if finding.rule in END_RULES:
-        return end
-    if loc.trick is not None:  # a trick as a whole: the step that completes it, if it was replayed
-        return trick_ends[loc.trick - 1] if loc.trick <= len(trick_ends) else end
-    return 0  # the tags, the deal, the taking or auction, the announcements
-
-
-def _with_findings(step: Step, findings: tuple[Finding, ...]) -> Step:
-    return dataclasses.replace(step, findings=findings) if findings else step
-
-
-def _bidding_kind(record: Record) -> str | None:
-    if record.auction is not None:
-        return "auction"
-    return "taking" if record.taking is not None else None
-
-
-def _calls(record: Record, replayed: Replayed, findings: tuple[Finding, ...]) -> tuple[CallView, ...]:
-    entries = record.auction if record.auction is not None else record.taking or ()
-    seats = replayed.call_seats
-    about = {}
-    for finding in findings:
-        loc = finding.location
-        if loc.trick is None and loc.card is not None and finding.rule not in ANNOUNCEMENT_RULES:
-            about.setdefault(loc.card, []).append(finding)
-    return tuple(CallView(number, seats[number - 1] if number <= len(seats) else entry.seat, entry.call,
-                          entry.annotation, tuple(about.get(number, ())))
-                 for number, entry in enumerate(entries, 1))
-
-
-def _announcements(record: Record, findings: tuple[Finding, ...]) -> tuple[AnnouncementView, ...]:
-    views = []
-    for announcement in record.announcements:
-        line = announcement.pos.line if announcement.pos is not None else None
-        mine = tuple(f for f in findings if f.rule in ANNOUNCEMENT_RULES and line is not None
-                     and f.location.line == line and f.seat == str(announcement.seat))
-        views.append(AnnouncementView(announcement, mine))
-    return tuple(views)
-
-
-def _not_replayed(played: int, entries: list, numbered: list[tuple[int, int]]) -> str | None:
-    if played >= len(entries):
-        return None
-    number, position = numbered[played]
-    left = len(entries) - played
-    return f"{left} card(s) from trick {number}, card {position} on could not be replayed"
-
-
-# --- a stored double-dummy analysis, laid out on the steps --------------------
-
-MARK_GLYPHS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
-STOP_REASONS = {
-    "illegal-play": "an illegal card was played",
-    "hands-unknown": "not every hand is known",
-    "time-limit": "its time limit was reached",
-    "no-play": "no card was played",
-}
-TOTAL_KEYS = ("N", "E", "S", "W", "NS", "EW")
-
-
-@dataclass(frozen=True, slots=True)
-class AnalysedCard:
-    """One position of the play analysed: the seat to play (card ``number``, from 1), the value of
-    each of its legal cards, the best ones, and what the card it played cost."""
-
-    number: int
-    trick: int
-    seat: Seat
-    card: Card
-    values: dict[Card, tuple[int, int]]  # the final card points (NS, EW) after that card and best play
-    made: dict[Card, bool]
-    best: frozenset[Card]
-    cost: int
-    mark: str | None  # "inaccuracy", "mistake", "blunder" or None
-    fate_changed: bool
-
-    def side_points(self, card: Card) -> int:
-        """What the seat's own side ends with when ``card`` is played, then best play."""
-        ns, ew = self.values[card]
-        return ns if self.seat.team is Team.NS else ew
-
-    @property
-    def side_name(self) -> str:
-        return "North–South" if self.seat.team is Team.NS else "East–West"
-
-    @property
-    def best_points(self) -> int:
-        return max(self.side_points(card) for card in self.values)
-
-    def badge_title(self, card: Card) -> str:
-        """What a card's badge says in words (its ``title``)."""
-        ns, ew = self.values[card]
-        points = self.side_points(card)
-        words = f"{card.pretty()}: {self.side_name} end with {points} card points ({ns}-{ew}) with best play after"
-        if card in self.best:
-            words += "; a best card"
-        else:
-            words += f"; {self.best_points - points} less than the best"
-        if card in self.made:
-            words += "; the contract is " + ("made" if self.made[card] else "lost")
-        return words
-
-
-@dataclass(frozen=True, slots=True)
-class AnalysisView:
-    """A stored analysis (``DealAnalysis.as_dict()``) as the replay shows it: the positions by
-    card number, why it stopped, the claim, the totals per player and per side."""
-
-    cards: dict[int, AnalysedCard]
-    complete: bool
-    rules: str
-    stopped: dict[str, Any] | None
-    claim: dict[str, Any] | None
-    totals: dict[str, dict[str, int]]
-
-    def to_play(self, step: Step) -> AnalysedCard | None:
-        """The position the seat to play faces at ``step`` (the values of its legal cards)."""
-        if step.kind not in (DEAL, CARD) or step.turn is None:
-            return None
-        position = self.cards.get(step.index + 1)
-        return position if position is not None and position.seat is step.turn else None
-
-    def mark_of(self, played: PlayedCard | None, number: int) -> AnalysedCard | None:
-        """The analysed position in which ``played`` was played (``number``: its step), if analysed."""
-        position = self.cards.get(number)
-        if position is None or played is None or position.card is not played.card:
-            return None
-        return position
-
-    @property
-    def stop_reason(self) -> str | None:
-        if not self.stopped:
-            return None
-        reason = str(self.stopped.get("reason") or "")
-        return STOP_REASONS.get(reason, reason or "it stopped")
-
-    @property
-    def span(self) -> tuple[int, int] | None:
-        """The first and last cards analysed (numbers in the play), ``None`` when none was."""
-        return (min(self.cards), max(self.cards)) if self.cards else None
-
-
-def analysis_view(data: Any, timeline: Timeline) -> AnalysisView | None:
-    """The analysis laid out on ``timeline``'s steps; ``None`` when it cannot be read (an archive
-    edited by hand) or does not fit the deal (a position whose card is not the one the record
-    plays there is left out)."""
-    if not isinstance(data, dict):
-        return None
-    try:
-        cards: dict[int, AnalysedCard] = {}
-        for item in data.get("steps") or ():
-            position = _analysed(item)
-            step = timeline.steps[position.number] if 0 < position.number <= timeline.last else None
-            if step is None or step.card is None or step.card.card is not position.card:
-                continue
-            cards[position.number] = position
-        totals = {key: {name: int(value) for name, value in (data.get("totals") or {}).get(key, {}).items()}
-                  for key in TOTAL_KEYS if key in (data.get("totals") or {})}
-        stopped = data.get("stopped")
-        claim = data.get("claim")
-        return AnalysisView(cards, bool(data.get("complete")), str(data.get("rules") or ""),
-                            stopped if isinstance(stopped, dict) else None, claim if isinstance(claim, dict) else None,
-                            totals)
-    except (KeyError, TypeError, ValueError, AttributeError):  # NotationError is a ValueError
-        return None
-
-
-def _analysed(item: dict[str, Any]) -> AnalysedCard:
-    values = {Card.parse(card): (int(ns), int(ew)) for card, (ns, ew) in item["values"].items()}
-    made = {Card.parse(card): bool(value) for card, value in (item.get("made") or {}).items()}
-    mark = item.get("mark")
-    return AnalysedCard(int(item["step"]), int(item.get("trick") or 0), Seat.parse(item["seat"]),
-                        Card.parse(item["card"]), values, made,
-                        frozenset(Card.parse(card) for card in item.get("best") or ()), int(item.get("cost") or 0),
-                        mark if mark in MARK_GLYPHS else None, bool(item.get("fate_changed")))

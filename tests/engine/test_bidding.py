@@ -527,3 +527,17 @@ def test_rule_numbers_are_ascii_digits():
     for bad in ("target=١٠٠٠", "target=1e3", "target=99999999999999999999"):
         with pytest.raises(RulesError, match=r"expected a whole number \(ASCII digits\)"):
             Rules.parse(f"ffb; {bad}")
+
+
+def test_a_bid_ladder_has_at_most_a_thousand_values():
+    """Every list of legal calls walks the ladder: a Rules tag may not make it millions long
+    (``bid_max=999999; bid_step=1`` made a finding list six million calls)."""
+    from replayer.engine.rules import MAX_BID_VALUES, Rules, RulesError
+
+    assert MAX_BID_VALUES == 1000
+    assert Rules.parse("club-coinche").bid_value_count == 101  # any value from 82 to 182
+    longest = Rules.parse("ffb-coinche; bid_min=80; bid_max=1079; bid_step=1")
+    assert longest.bid_value_count == 1000
+    assert len(bids_above(longest, 0)) == 1000 * 6 + 6  # each value in six denominations, then capot in six
+    with pytest.raises(RulesError, match=r"at most 1000 bid values: bid_min=80 to bid_max=999999 make 999920"):
+        Rules.parse("ffb-coinche; bid_max=999999; bid_step=1")

@@ -16,7 +16,10 @@ import pytest
 from notation import parse
 from replayer.check import analysis as analysis_module
 from replayer.check.analysis import analyse_record
+from replayer.check.validator import validate
 from replayer.web import replay_views
+from replayer.web.analysis_view import analysis_view
+from replayer.web.step_builder import build_timeline
 from replayer.web.db import get_archive
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,6 +27,7 @@ DEAL = (ROOT / "samples" / "05-belote-rebelote.belote").read_text(encoding="utf-
 OUT_OF_TURN = DEAL.replace("1. S:9D E:TD N:7D W:8D", "1. E:TD N:7D W:8D S:9D").replace(
     '[Event "Club du jeudi"]', '[Event "Cercle du mardi"]')
 FIRST = 17  # the match's deal 2 is analysed from card 17: a blunder at 23, a mistake at 25, an inaccuracy at 28
+CALLS = 5  # its taking: card n is step CALLS + n
 GLYPH = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 
@@ -84,9 +88,9 @@ def marked(data: dict) -> dict[int, str]:
 
 def test_the_values_of_the_seat_to_play_are_on_its_cards(client, analysed):
     record_id, data = analysed
-    position = step_of(data, 23)  # at step 22 North is to play the 23rd card
+    position = step_of(data, 23)  # at step 27 (5 calls, 22 cards) North is to play the 23rd card
     side = 0 if position["seat"] in "NS" else 1
-    html = page(client, f"/r/{record_id}?step=22")
+    html = page(client, f"/r/{record_id}?step={CALLS + 22}")
     north = hand_block(html, position["seat"])
     expected = {pretty(card): (values[side], card in position["best"]) for card, values in position["values"].items()}
     assert badges(north) == expected and len(expected) >= 2
@@ -98,26 +102,45 @@ def test_the_values_of_the_seat_to_play_are_on_its_cards(client, analysed):
     line = " ".join(re.search(r'<p class="dd-line".*?</p>', html, re.S).group(0).split())
     assert f"North to play: best" in line and f"North–South {best} card points with best play" in line
     # before the first card analysed: no values, and the page is the same replay
-    early = page(client, f"/r/{record_id}?step=10")
-    assert "dd-value" not in re.search(r'<div class="card-table">.*?<div class="trick-area"', early, re.S).group(0)
+    early = page(client, f"/r/{record_id}?step={CALLS + 10}")
+    assert "dd-value" not in re.search(r'<div class="card-table"[^>]*>.*?<div class="trick-area"', early, re.S).group(0)
     assert "cards 17 to 32 analysed" in " ".join(early.split())
 
 
 def test_every_stage_of_the_steps_endpoint_and_the_embed_show_them(client, analysed):
     record_id, data = analysed
     stages = page(client, f"/r/{record_id}/steps")
-    stage = re.search(r'<div class="replay-stage" data-step="22".*?(?=<div class="replay-stage")', stages, re.S)
+    stage = re.search(rf'<div class="replay-stage[^"]*" data-step="{CALLS + 22}".*?(?=<div class="replay-stage)',
+                      stages, re.S)
     assert badges(hand_block(stage.group(0), step_of(data, 23)["seat"]))
     assert stages.count('class="dd-value') == sum(len(step["values"]) for step in data["steps"])
-    embed = page(client, f"/r/{record_id}/embed?step=22")
+    embed = page(client, f"/r/{record_id}/embed?step={CALLS + 22}")
     assert badges(hand_block(embed, step_of(data, 23)["seat"]))
 
 
 def test_the_one_seat_view_shows_no_analysis(client, analysed):
     record_id, _ = analysed
-    html = page(client, f"/r/{record_id}?seat=N&step=22")
+    html = page(client, f"/r/{record_id}?seat=N&step={CALLS + 22}")
     assert "dd-value" not in html and "class=\"mark " not in html
     assert "not shown in the one-seat view" in html
+
+
+def test_the_analysis_is_laid_out_after_the_calls(analysed):
+    _, data = analysed
+    parsed = list(parse((ROOT / "samples" / "12-match.belote").read_text(encoding="utf-8")))[1]
+    timeline = build_timeline(parsed.record, validate(parsed))
+    view = analysis_view(data, timeline)
+    assert view.offset == timeline.play_start == CALLS and view.span == (FIRST, 32)
+    assert sorted(view.cards) == [step["step"] for step in data["steps"]]
+    for number in range(FIRST, 33):  # card n is step CALLS + n: its position is faced at the step before
+        before, played = timeline.steps[CALLS + number - 1], timeline.steps[CALLS + number]
+        assert view.to_play(before) is view.cards[number] and view.cards[number].seat is before.turn
+        assert view.mark_of(played.card, played.index) is view.cards[number]
+        assert view.mark_of(played.card, played.index - 1) is None  # another step: another card
+    assert view.to_play(timeline.steps[CALLS + FIRST - 2]) is None  # card 16 was not analysed
+    assert all(view.to_play(step) is None for step in timeline.steps[:CALLS])  # the taking
+    assert view.to_play(timeline.steps[-1]) is None
+    assert {n: p.mark for n, p in view.cards.items() if p.mark} == marked(data)
 
 
 # --- marks ----------------------------------------------------------------------------------
@@ -128,18 +151,22 @@ def test_marks_in_the_move_list_the_tricks_and_the_step(client, analysed):
     assert set(marks.values()) == {"inaccuracy", "mistake", "blunder"}
     html = page(client, f"/r/{record_id}?step=end")
     moves = re.search(r'<section class="move-list".*?</section>', html, re.S).group(0)
-    links = re.findall(r'<a class="move[^"]*" href="([^"]+)" data-step="(\d+)"[^>]*>(.*?)</a>', moves, re.S)
-    assert [int(step) for _, step, _ in links] == list(range(1, 33))  # each card a link to its step
+    move = r'<a class="move[^"]*" href="([^"]+)" data-step="(\d+)"[^>]*>(.*?)</a>'
+    calls = re.findall(move, re.search(r'<p class="move-calls">.*?</p>', moves, re.S).group(0), re.S)
+    assert [int(step) for _, step, _ in calls] == list(range(1, CALLS + 1))  # each call a link to its step
+    assert all('class="mark' not in inside for _, _, inside in calls)
+    links = re.findall(move, re.search(r'<ol class="moves">.*?</ol>', moves, re.S).group(0), re.S)
+    assert [int(step) for _, step, _ in links] == list(range(CALLS + 1, CALLS + 33))  # each card a link to its step
     for href, step, inside in links:
         assert href == f"/r/{record_id}?step={step}"
         shown = re.findall(r'<span class="mark m-(\w+)" title="[^"]*">([^<]+)</span>', inside)
-        mark = marks.get(int(step))
+        mark = marks.get(int(step) - CALLS)
         assert shown == ([(mark, GLYPH[mark])] if mark else [])
     tricks = re.search(r'<section class="tricks-done">.*?</section>', html, re.S).group(0)
     assert sorted(re.findall(r'class="mark m-(\w+)"', tricks)) == sorted(marks.values())
 
     blunder = next(number for number, mark in marks.items() if mark == "blunder")
-    step = page(client, f"/r/{record_id}?step={blunder}")
+    step = page(client, f"/r/{record_id}?step={CALLS + blunder}")
     label = re.search(r'<h2 class="step-label".*?</h2>', step, re.S).group(0)
     assert 'class="mark m-blunder"' in label and ">??</span>" in label
     cost = step_of(data, blunder)["cost"]
@@ -162,7 +189,7 @@ def test_the_totals_at_the_end_of_the_deal(client, analysed):
             total["cards"], total["cost"], total["inaccuracy"], total["mistake"], total["blunder"]), key
     assert rows[0][0].startswith("North") and rows[4][0] == "NS"
     assert "(of the cards analysed)" in table  # from card 17 only
-    assert "dd-totals" not in page(client, f"/r/{record_id}?step=20")  # at the end only
+    assert "dd-totals" not in page(client, f"/r/{record_id}?step={CALLS + 20}")  # at the end only
 
 
 def test_a_stopped_analysis_says_why(app, client):
@@ -170,7 +197,8 @@ def test_a_stopped_analysis_says_why(app, client):
         archive = get_archive()
         [record_id] = archive.import_text(OUT_OF_TURN).ids
         archive.analyse([record_id])
-    text = " ".join(re.sub(r"<[^>]+>", "", page(client, f"/r/{record_id}?step=0")).split())
+    # step 7: the taking is over (7 calls), South is to lead the first card
+    text = " ".join(re.sub(r"<[^>]+>", "", page(client, f"/r/{record_id}?step=7")).split())
     assert "stopped early at card 1: an illegal card was played." in text
     assert "East leads 10♦ but South should lead" in text  # the analyser's own words
     assert "Not analysed from card 1 on: an illegal card was played." in text
@@ -203,7 +231,7 @@ def test_no_analysis_shows_a_line_and_the_button_which_stores_then_shows(app, cl
     with app.app_context():
         row = get_archive().analysis_row(plain_id)
     assert row is not None and row["max_seconds"] == 1
-    shown = page(client, f"/r/{plain_id}?step=28")
+    shown = page(client, f"/r/{plain_id}?step=35")  # 7 calls, then card 28
     assert "No analysis is stored" not in shown and badges(shown)
     assert "Analyse this deal" not in shown
     # asked again (a reload, another visitor): nothing is computed, back to the replay
@@ -257,7 +285,7 @@ def test_a_stored_analysis_that_cannot_be_read_is_not_a_500(app, client, analyse
     for broken in ('{"steps": [{"step": "x"}]}', "not json", "[1, 2]", '{"steps": [{"step": 23, "values": 5}]}'):
         with app.app_context():
             get_archive().db.execute("UPDATE analyses SET analysis = ? WHERE record_id = ?", [broken, record_id])
-        html = page(client, f"/r/{record_id}?step=22")
+        html = page(client, f"/r/{record_id}?step={CALLS + 22}")
         assert "dd-value" not in html
         assert page(client, f"/r/{record_id}/steps")
         assert client.get(f"/api/records/{record_id}").status_code == 200
@@ -294,7 +322,7 @@ def test_badges_show_at_a_step_and_nothing_scrolls_sideways(browser, live_server
     page_.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     page_.on("pageerror", lambda error: errors.append(str(error)))
     try:
-        page_.goto(f"{live_server}/r/{record_id}?step=22")
+        page_.goto(f"{live_server}/r/{record_id}?step={CALLS + 22}")
         page_.wait_for_selector("#replay.instant")
         seat = step_of(data, 23)["seat"]
         values = page_.locator(f'.hand[data-seat="{seat}"] .dd-value')
@@ -308,12 +336,12 @@ def test_badges_show_at_a_step_and_nothing_scrolls_sideways(browser, live_server
         assert page_.locator(f'.hand[data-seat="{seat}"] .card.best').count() == len(step_of(data, 23)["best"])
         assert page_.evaluate("document.documentElement.scrollWidth") <= width
         page_.keyboard.press("ArrowRight")  # the next step, swapped in by replay.js: its own values
-        page_.wait_for_selector('.replay-stage[data-step="23"]')
+        page_.wait_for_selector(f'.replay-stage[data-step="{CALLS + 23}"]')
         after = step_of(data, 24)
         assert page_.locator(f'.hand[data-seat="{after["seat"]}"] .dd-value').count() == len(after["values"])
         assert page_.inner_text(".move-list a.move.current").strip().startswith(step_of(data, 23)["seat"])
         assert "??" in page_.inner_text(".move-list a.move.current")  # the blunder just played
-        for step in (0, 16, 28, 33):  # every kind of step fits too
+        for step in (0, CALLS, CALLS + 16, CALLS + 28, CALLS + 33):  # every kind of step fits too
             page_.goto(f"{live_server}/r/{record_id}?step={step}")
             assert page_.evaluate("document.documentElement.scrollWidth") <= width, step
         assert errors == []

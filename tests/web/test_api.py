@@ -68,8 +68,11 @@ def test_record_with_findings_breakdown_and_timeline(client):
     assert body["report"]["score"]["score"] == [101, 61]
     assert body["report"]["result_matches"] is True
     steps = body["timeline"]["steps"]
-    assert len(steps) == 34  # before the first card, 32 cards, the end
-    assert steps[1]["card"]["card"] == "QC"
+    assert len(steps) == 38  # before the first call, 4 calls, 32 cards, the end
+    assert body["timeline"]["play_start"] == 4 and body["timeline"]["trick_ends"][0] == 8
+    assert [step["kind"] for step in steps[:6]] == ["deal", "call", "call", "call", "call", "card"]
+    assert steps[4]["call"]["call"] == "take" and steps[4]["contract"] == "D by N"
+    assert steps[5]["card"]["card"] == "QC"
 
 
 def test_record_findings_of_an_invalid_record(app, client):

@@ -13,7 +13,7 @@ import pytest
 from notation.parser import parse, parse_file
 from replayer.check.scoresheet import score_sheet
 from replayer.check.validator import validate
-from replayer.web.chart import fmt, frame_for, nice_step, score_chart
+from replayer.web.chart import frame_for, nice_step, pct, score_chart
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 MATCH_EVENT = "Championnat du Rhône, phase de poules"
@@ -64,7 +64,7 @@ def sheet_of(html: str) -> SheetCells:
 
 
 def svg_of(html: str) -> ET.Element:
-    (svg,) = re.findall(r"<svg .*?</svg>", html, re.S)
+    (svg,) = re.findall(r"<svg .*</svg>", html, re.S)  # the chart, its nested SVG included
     return ET.fromstring(svg)
 
 
@@ -102,7 +102,7 @@ def test_the_sample_match_sheet_has_the_exact_running_totals(app, client):
     assert [(int(row[8]), int(row[9])) for row in cells.rows] == TOTALS
     assert [row[0] for row in cells.rows] == [str(n) for n in range(1, 12)]
     assert [row[4] for row in cells.rows] == ["void"] + ["made"] * 4 + ["failed"] * 2 + ["made"] * 4
-    assert cells.rows[5][1:4] == ["North (Odile Perrin)", "S", "West (Louis Gauthier)"]
+    assert cells.rows[5][1:4] == ["North (Odile Perrin)", "♠", "West (Louis Gauthier)"]  # contracts in suit symbols
     assert (cells.rows[5][5], cells.rows[5][6]) == ("162", "0")
     assert all(row[10].endswith("✓") for row in cells.rows)  # every Score tag agrees
     with app.test_request_context(), app.app_context():
@@ -130,24 +130,43 @@ def test_the_page_carries_the_security_headers(app, client):
 
 
 def test_the_chart_is_svg_with_one_point_per_deal_at_exact_coordinates(app, client):
-    svg = svg_of(client.get(f"/m/{match_id(app, MATCH_EVENT)}").get_data(as_text=True))
-    assert svg.tag == f"{SVG}svg" and svg.get("viewBox") == "0 0 640 320"
+    html = client.get(f"/m/{match_id(app, MATCH_EVENT)}").get_data(as_text=True)
+    svg = svg_of(html)
+    # no viewBox: positions are percentages of the picture's box, so its text is never scaled down
+    assert svg.tag == f"{SVG}svg" and svg.get("viewBox") is None and svg.get("width") == "100%"
     for team, index in (("ns", 0), ("ew", 1)):
         points = svg.findall(f".//{SVG}circle[@class='point {team}']")
         assert len(points) == 11
-        # x: 64 + 560 * deal / 11; y: 272 - 256 * total / 1250 (axis to 1250 in steps of 250)
+        # x: 2% + 96% * deal / 11; y: 86% - 76% * total / 1250 (axis to 1250 in steps of 250)
         assert [(p.get("cx"), p.get("cy")) for p in points] == [
-            (fmt(64 + 560 * n / 11), fmt(272 - 256 * totals[index] / 1250)) for n, totals in enumerate(TOTALS, 1)]
+            (pct(2 + 96 * n / 11), pct(86 - 76 * totals[index] / 1250)) for n, totals in enumerate(TOTALS, 1)]
     last_ew = svg.findall(f".//{SVG}circle[@class='point ew']")[-1]
-    assert (last_ew.get("cx"), last_ew.get("cy"), last_ew.findtext(f"{SVG}title")) == ("624", "64.74",
+    assert (last_ew.get("cx"), last_ew.get("cy"), last_ew.findtext(f"{SVG}title")) == ("98%", "24.47%",
                                                                                        "deal 11: EW 1012")
     (target,) = svg.findall(f".//{SVG}line[@class='target-line']")
-    assert (target.get("y1"), target.get("y2")) == ("67.2", "67.2")
+    assert (target.get("y1"), target.get("y2")) == ("25.2%", "25.2%")
     y_ticks = [t.text for t in svg.findall(f".//{SVG}text[@class='tick y-tick']")]
     assert y_ticks == ["0", "250", "500", "750", "1000", "1250"]
-    labels = [t.text for t in svg.findall(f".//{SVG}text[@class='axis-label']")]
-    assert labels == ["deal", "points"]
+    x_ticks = [t.text for t in svg.findall(f".//{SVG}text") if "x-tick" in t.get("class", "")]
+    assert x_ticks == [str(n) for n in range(12)]
+    # the series in a nested SVG whose units are percentages of the box
+    (plot,) = svg.findall(f".//{SVG}g[@class='series ns']/{SVG}svg")
+    assert (plot.get("viewBox"), plot.get("preserveAspectRatio")) == ("0 0 100 100", "none")
     assert all(element.get("style") is None for element in svg.iter())
+    # the legend is the page's, in HTML beside the picture
+    assert re.findall(r'<li class="(ns|ew)">([^<]*)</li>', html) == [
+        ("ns", "NS: Odile Perrin &amp; Nadia Haddad"), ("ew", "EW: Gérard Faure &amp; Louis Gauthier")]
+
+
+def test_a_long_match_labels_every_other_deal_on_a_phone():
+    reports = [validate(r.record) for r in parse_file(SAMPLES / "12-match.belote")] * 3  # 33 deals
+    svg = ET.fromstring(str(score_chart(score_sheet(reports))))
+    assert "crowded" in svg.get("class").split()  # 17 labels: a phone shows 9 of them
+    ticks = [t for t in svg.findall(f".//{SVG}text") if "x-tick" in t.get("class", "")]
+    assert [t.text for t in ticks] == [str(n) for n in range(0, 33, 2)]  # every 2nd deal: over 20 deals
+    assert ["minor" in t.get("class") for t in ticks] == [n % 2 == 1 for n in range(17)]
+    eleven = ET.fromstring(str(score_chart(score_sheet(reports[:11]))))
+    assert "crowded" not in eleven.get("class").split()  # 12 labels fit on a phone
 
 
 def match_deal(number: int, event: str, score: str) -> str:
@@ -276,7 +295,7 @@ def test_a_chart_of_an_empty_match_still_has_its_axes_and_target():
     assert (frame.deals, frame.top_value, step) == (1, 1000, 200)
     svg = ET.fromstring(str(score_chart(sheet)))
     assert svg.findall(f".//{SVG}circle") == []
-    assert svg.find(f".//{SVG}line[@class='target-line']").get("y1") == "16"  # the target is the top
+    assert svg.find(f".//{SVG}line[@class='target-line']").get("y1") == "10%"  # the target is the top
 
 
 def test_a_chart_stops_where_the_totals_become_unknown():
@@ -286,6 +305,6 @@ def test_a_chart_stops_where_the_totals_become_unknown():
     svg = ET.fromstring(str(score_chart(sheet)))
     assert [len(svg.findall(f".//{SVG}circle[@class='point {team}']")) for team in ("ns", "ew")] == [3, 3]
     (line,) = svg.findall(f".//{SVG}polyline[@class='series-line ew']")
-    # the axis now goes to the target, 1000: y = 272 - 256 * total / 1000
-    assert line.get("points") == "64,272 114.91,272 165.82,239.49 216.73,220.54"
+    # the axis now goes to the target, 1000: x = 2 + 96 * deal / 11, y = 86 - 76 * total / 1000 (percent)
+    assert line.get("points") == "2,86 10.73,86 19.45,76.35 28.18,70.72"
     assert sheet.winner is None

@@ -60,13 +60,15 @@ def page(client, url: str, status: int = 200) -> str:
 
 
 def stage_step(html: str) -> int:
-    return int(re.search(r'class="replay-stage" data-step="(\d+)"', html).group(1))
+    return int(re.search(r'class="replay-stage[^"]*" data-step="(\d+)"', html).group(1))
 
 
-def hand_cards(html: str, seat: str) -> list[str]:
-    """The card titles shown in ``seat``'s hand box (``back`` for a hidden card)."""
+def hand_cards(html: str, seat: str, gone: bool = False) -> list[str]:
+    """The card titles shown in ``seat``'s hand box (``hidden card`` for a back): the cards held,
+    or with ``gone`` the cards it has played (greyed in place, or in a row beside a hidden hand)."""
     block = re.search(rf'<section class="hand [^"]*" data-seat="{seat}".*?</section>', html, re.S).group(0)
-    return re.findall(r'<span class="card (?:back|s-.)[^"]*" title="([^"]+)"', block)
+    found = re.findall(r'<span class="card (back|s-.)([^"]*)" title="([^"]+)"', block)
+    return [title for _, classes, title in found if ("gone" in classes.split()) == gone]
 
 
 def trick_cards(html: str) -> list[str]:
@@ -77,36 +79,45 @@ def trick_cards(html: str) -> list[str]:
 def test_replay_at_step_0_shows_the_deal(client, belote_id):
     html = page(client, f"/r/{belote_id}")
     assert stage_step(html) == 0
-    assert "The deal, before the first card" in html
+    assert "The deal, before the first call" in html
     assert "Anne Martin" in html and "Denis Moreau" in html
     assert hand_cards(html, "N") == ["A♠", "10♠", "8♠", "A♥", "J♥", "9♥", "7♦", "8♣"]
+    assert hand_cards(html, "N", gone=True) == []
     north = re.search(r'data-seat="N".*?</h3>', html, re.S).group(0)
     west = re.search(r'data-seat="W".*?</h3>', html, re.S).group(0)
-    assert "taker" in north and "dealer" not in north and "dealer" in west
-    assert "Contract ♥, taken by North" in " ".join(html.split())
-    assert f'href="/r/{belote_id}?step=1"' in html  # the next card is a real link
+    south = re.search(r'data-seat="S".*?</h3>', html, re.S).group(0)
+    assert "taker" not in north and "dealer" not in north and "dealer" in west  # nobody has taken yet
+    assert '<span class="badge turn">to speak</span>' in south
+    assert '<dt>Contract</dt><dd class="contract">♥, taken by North</dd>' in html
+    assert f'href="/r/{belote_id}?step=1"' in html  # the next call is a real link
+    taken = page(client, f"/r/{belote_id}?step=7")  # North takes at the 7th call
+    assert "taker" in re.search(r'data-seat="N".*?</h3>', taken, re.S).group(0)
+    assert '<span class="badge turn">to play</span>' in re.search(r'data-seat="S".*?</h3>', taken, re.S).group(0)
 
 
-def test_replay_at_step_5_shows_the_trick_the_hands_and_the_points(client, belote_id):
-    html = page(client, f"/r/{belote_id}?step=5")
-    assert stage_step(html) == 5
+def test_replay_at_card_5_shows_the_trick_the_hands_and_the_points(client, belote_id):
+    html = page(client, f"/r/{belote_id}?step=12")  # 7 calls, then card 5
+    assert stage_step(html) == 12
     assert "Trick 2, card 1: East plays A♣" in html
     cards, info = trick_cards(html)
     assert cards == ["A♣"] and info == "Trick 2: East is winning"
     assert hand_cards(html, "N") == ["A♠", "10♠", "8♠", "A♥", "J♥", "9♥", "8♣"]
+    assert hand_cards(html, "N", gone=True) == ["7♦"]
     assert hand_cards(html, "E") == ["Q♠", "9♠", "K♦", "J♦", "9♣", "7♣"]
-    assert "North–South: <strong>0</strong> card points, 0 tricks" in html
-    assert "East–West: <strong>10</strong> card points, 1 trick<" in html
-    assert f'href="/r/{belote_id}?step=4"' in html and f'href="/r/{belote_id}?step=8"' in html
+    assert hand_cards(html, "E", gone=True) == ["10♦", "A♣"]
+    assert '<span class="side ns">NS <strong>0</strong> points, 0 tricks</span>' in html
+    assert '<span class="side ew">EW <strong>10</strong> points, 1 trick</span>' in html
+    assert re.search(rf'href="/r/{belote_id}\?step=11" data-step="11" data-role="prev"', html)
+    assert re.search(rf'href="/r/{belote_id}\?step=15" data-step="15" data-role="next-trick"', html)
 
 
 def test_a_finished_trick_shows_its_winner_and_points(client, belote_id):
-    cards, info = trick_cards(page(client, f"/r/{belote_id}?step=12"))
+    cards, info = trick_cards(page(client, f"/r/{belote_id}?step=19"))
     assert cards == ["Q♠", "10♠", "K♥", "7♠"] and info == "Trick 3: West wins (17 points)"
 
 
-@pytest.mark.parametrize("value, expected", [("abc", 0), ("-3", 0), ("", 0), (" 7 ", 7), ("33", 33),
-                                             ("34", 33), ("1" + "0" * 40, 33), ("end", 33), ("LAST", 33),
+@pytest.mark.parametrize("value, expected", [("abc", 0), ("-3", 0), ("", 0), (" 7 ", 7), ("40", 40),
+                                             ("41", 40), ("1" + "0" * 40, 40), ("end", 40), ("LAST", 40),
                                              ("1.5", 0), ("%00", 0), ("9" * 5000, 0)])
 def test_bad_step_values_clamp(client, belote_id, value, expected):
     assert stage_step(page(client, f"/r/{belote_id}?step={value}")) == expected
@@ -129,16 +140,19 @@ def test_rotation_puts_the_asked_seat_at_the_bottom(client, belote_id):
 
 
 def test_one_seat_view_hides_the_other_hands_and_the_future(client, revoke_id):
-    html = page(client, f"/r/{revoke_id}?seat=N&step=3")
+    html = page(client, f"/r/{revoke_id}?seat=N&step=11")  # 8 calls, then trick 1's third card
     assert hand_cards(html, "N") == ["A♠", "10♠", "8♠", "A♥", "J♥", "8♦", "Q♣", "8♣"]  # N plays 4th
     for seat in "ESW":
         assert set(hand_cards(html, seat)) == {"hidden card"}
-    assert len(hand_cards(html, "E")) == 7
-    assert "must-follow" not in html and "Next finding" not in html  # the revoke is at step 6
+    assert len(hand_cards(html, "E")) == 7 and hand_cards(html, "E", gone=True) == ["Q♠"]
+    assert len(hand_cards(html, "W")) == 7 and hand_cards(html, "W", gone=True) == ["K♠"]
+    assert "must-follow" not in html and "Next finding" not in html  # the revoke is at step 14
     assert "141-41" not in html  # neither the Result tag nor the final score
     assert re.search(r'class="hand at-bottom[^"]*" data-seat="N"', html)
-    later = page(client, f"/r/{revoke_id}?seat=N&step=6")
-    assert "must-follow" in later and "had to follow spades" in later
+    later = page(client, f"/r/{revoke_id}?seat=N&step=14")
+    assert "must-follow" in later and "trick 2: West played A♦, against the rule must-follow" in later
+    assert "had to follow spades" not in later and "legal: 7" not in later  # West's hand stays hidden
+    assert "had to follow spades" in page(client, f"/r/{revoke_id}?seat=W&step=14")  # West's own card
     assert "141-41" in page(client, f"/r/{revoke_id}?seat=N&step=end")
 
 
@@ -153,23 +167,23 @@ def test_a_bad_seat_is_refused(client, belote_id, seat):
 
 def test_an_illegal_play_is_marked_with_its_explanation(client, revoke_id):
     start = page(client, f"/r/{revoke_id}")
-    assert re.search(rf'<a class="nav-finding" href="/r/{revoke_id}\?step=6" data-step="6"', start)
-    html = page(client, f"/r/{revoke_id}?step=6")
+    assert re.search(rf'<a class="nav-finding" href="/r/{revoke_id}\?step=14" data-step="14"', start)
+    html = page(client, f"/r/{revoke_id}?step=14")
     assert '<span class="illegal-mark">illegal</span>' in html
     assert re.search(r'<span class="card s-d winning illegal latest" title="A♦">|'
                      r'<span class="card s-d illegal latest" title="A♦">', html)
     assert "West played A♦ but held 7♠ and had to follow spades" in html
-    assert "legal: 7S" in html
+    assert '<span class="alternatives">legal: 7♠</span>' in html  # cards in the site's symbols
 
 
 def test_embed_is_frameable_and_has_no_site_navigation(client, belote_id):
-    response = client.get(f"/r/{belote_id}/embed?step=5")
+    response = client.get(f"/r/{belote_id}/embed?step=12")
     assert response.status_code == 200
     assert "frame-ancestors *" in response.headers["Content-Security-Policy"]
     assert "X-Frame-Options" not in response.headers
     html = response.get_data(as_text=True)
-    assert 'class="site-nav"' not in html and stage_step(html) == 5
-    assert f'href="/r/{belote_id}/embed?step=6"' in html  # stepping stays in the embed
+    assert 'class="site-nav"' not in html and stage_step(html) == 12
+    assert f'href="/r/{belote_id}/embed?step=13"' in html  # stepping stays in the embed
     shown = client.get(f"/r/{belote_id}")
     assert "frame-ancestors 'none'" in shown.headers["Content-Security-Policy"]
     assert shown.headers["X-Content-Type-Options"] == "nosniff"
@@ -177,7 +191,7 @@ def test_embed_is_frameable_and_has_no_site_navigation(client, belote_id):
 
 def test_steps_holds_every_stage(client, belote_id):
     html = page(client, f"/r/{belote_id}/steps?bottom=N")
-    assert [int(n) for n in re.findall(r'class="replay-stage" data-step="(\d+)"', html)] == list(range(34))
+    assert [int(n) for n in re.findall(r'class="replay-stage[^"]*" data-step="(\d+)"', html)] == list(range(41))
     assert f'data-url="/r/{belote_id}?step=7&amp;bottom=N"' in html
     embed = page(client, f"/r/{belote_id}/steps?embed=1")
     assert f'data-url="/r/{belote_id}/embed?step=7"' in embed
@@ -232,8 +246,8 @@ def test_a_stored_text_that_no_longer_parses_is_shown_not_crashed(app, client, b
 
 def test_claim_and_partial_records(app, client):
     claim_id = record_id(app, "14-partial.belote", None) + 1  # the second record of the file claims
-    html = " ".join(page(client, f"/r/{claim_id}?step=17").split())
+    html = " ".join(page(client, f"/r/{claim_id}?step=22").split())  # 5 calls, 16 cards, the claim
     assert "Claim" in html and "North claims the remaining tricks." in html
-    assert "North–South: <strong>113</strong> card points, 6 tricks" in html
+    assert '<span class="side ns">NS <strong>113</strong> points, 6 tricks</span>' in html
     stopped = " ".join(page(client, f"/r/{claim_id - 1}?step=end").split())
     assert "The deal was not rescored" in stopped and "play-stopped" in stopped
