@@ -110,7 +110,7 @@
     var links = root.querySelectorAll("a[data-follow]");
     for (var j = 0; j < links.length; j++) {
       var url = new URL(links[j].href, window.location.href);
-      url.searchParams.set("step", String(step));
+      url.searchParams.set(links[j].dataset.follow || "step", String(step)); // data-follow="upto": the copy link
       links[j].href = url.pathname + url.search;
     }
     var field = root.querySelector('input[data-role="analyse-step"]');

@@ -43,6 +43,7 @@ from notation.values import BID_DIGITS
 from .importer import (Analyser, AnalysisFailed, AnalysisTask, Reader,  # noqa: F401  (record_hash: a record's key
                        record_hash)  # for stored_ids)
 from .schema import MIGRATIONS, RECORD_INDEXES, foreign_items, migrate
+from . import stats
 from .store import Importer, analysis_ids, stored_ids, write_analyses
 from ..engine.rules import Rules
 from ..check.findings import Finding
@@ -439,6 +440,10 @@ class Archive:
                 return False
             self.db.execute("DELETE FROM findings WHERE record_id = ?", [record_id])
             self.db.execute("DELETE FROM analyses WHERE record_id = ?", [record_id])
+            players = [r[0] for r in self.db.execute("SELECT player FROM deal_players WHERE record_id = ?",
+                                                     [record_id])]
+            self.db.execute("DELETE FROM deal_players WHERE record_id = ?", [record_id])
+            stats.refresh_totals(self.db, players)
             self.db.execute("DELETE FROM record_texts WHERE record_id = ?", [record_id])
             self.db.execute("UPDATE match_findings SET record_id = NULL WHERE record_id = ?", [record_id])
             self.db.execute("DELETE FROM records WHERE id = ?", [record_id])
@@ -591,6 +596,24 @@ class Archive:
         """What the match check found (score sheet, dealer rotation...), in deal order."""
         return list(self.db.query("SELECT * FROM match_findings WHERE match_id = ? ORDER BY deal_in_match, id",
                                   [match_id]))
+
+    # --- statistics ---------------------------------------------------------------
+
+    def player_stats(self, name: str, query: SearchQuery | None = None) -> dict[str, Any] | None:
+        """A player's figures over the deals the search ``query`` keeps (``stats.player_stats``);
+        ``None`` when no stored record names the player; ``SearchError`` for a bad filter."""
+        filters = _search_filters(query or SearchQuery())
+        return stats.player_stats(self.db, name, filters) if stats.known_player(self.db, name) else None
+
+    def partnership_stats(self, first: str, second: str, query: SearchQuery | None = None) -> dict[str, Any]:
+        """Two players' figures as partners over the deals ``query`` keeps (``stats.partnership_stats``)."""
+        return stats.partnership_stats(self.db, first, second, _search_filters(query or SearchQuery()))
+
+    def players(self, query: SearchQuery | None = None, *, sort: str = "played", descending: bool = True,
+                page: int = 1, per_page: int = 50) -> dict[str, Any]:
+        """A page of every player's figures over the deals ``query`` keeps, sorted by a column of
+        ``stats.PLAYER_SORTS`` (``stats.players``)."""
+        return stats.players(self.db, _search_filters(query or SearchQuery()), sort, descending, page, per_page)
 
     # --- search -------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ import itertools
 import json
 import time
 from collections import deque
-from typing import Any, BinaryIO, Iterator, NamedTuple, Self
+from typing import Any, BinaryIO, Iterator, Mapping, NamedTuple, Self
 
 from notation import RecordData, parse, write_data
 from notation.errors import WriteError
@@ -38,6 +38,7 @@ from ..engine.contract import Contract
 from ..engine.generator import variant_of
 from ..engine import solver
 from ..engine.rules import Rules, RulesError
+from ..engine.scoring import DealScore
 
 CHUNK_RECORDS = 200  # records of a usual size per task sent to a worker
 PARALLEL_BYTES = 256 * 1024  # below this much input, worker processes cost more than they save
@@ -47,13 +48,15 @@ _UNKNOWN_DATES = {"", "?", "????.??.??", "????-??-??"}
 class Row(NamedTuple):
     """A record that reads: its ``records`` columns (with ``raw``, ``canonical`` and ``report``
     for ``record_texts``; ``canonical`` is ``None`` when the raw text is canonical already),
-    its findings as ``findings`` rows without ``record_id``, its match key and its report
-    (for the match check; ``None`` outside a match)."""
+    its findings as ``findings`` rows without ``record_id``, its match key, its report
+    (for the match check; ``None`` outside a match) and its ``deal_players`` rows without
+    ``record_id`` (``seat_rows``)."""
 
     columns: dict[str, Any]
     findings: tuple[dict[str, Any], ...]
     match_key: tuple[str | None, str | None] | None
     report: Report | None
+    seats: tuple[dict[str, Any], ...] = ()
 
 
 class Unreadable(NamedTuple):
@@ -83,7 +86,8 @@ def read_record(raw: RawRecord, rules: Rules | None) -> Row | Unreadable:
     stored = report.renumbered(0, 1 - raw.first_line).stored()  # lines from 1 of the record's own text
     columns["report"] = json.dumps(stored, ensure_ascii=False, separators=(",", ":"))
     key = match_key(report)
-    return Row(columns, _finding_rows(report, raw), key, report if key is not None else None)
+    return Row(columns, _finding_rows(report, raw), key, report if key is not None else None,
+               seat_rows(columns, report.score))
 
 
 def canonical_text(data: RecordData, raw_text: str) -> str:
@@ -138,6 +142,55 @@ def _columns(data: RecordData, report: Report, raw: RawRecord, contract: Contrac
         "valid": 0 if errors else 1, "errors": errors, "warnings": warnings,
         "source_line": raw.first_line, "source_offset": raw.byte_offset, "comments": comments,
     }
+
+
+_PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
+_SEAT_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
+_SIDE = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
+# The ``records`` columns a statistics row repeats, so that a search filter (replayer.archive's
+# ``_search_filters``, whose tests name these columns) applies to ``deal_players`` without a join.
+SEAT_FILTER_COLUMNS = ("date", "variant", "rules", "contract", "denomination", "doubling", "valid", "event")
+
+
+def seat_rows(columns: Mapping[str, Any], score: DealScore | None) -> tuple[dict[str, Any], ...]:
+    """The ``deal_players`` rows of a record (without ``record_id``): one per seat whose player
+    is named, from its ``records`` columns and its rescored deal. The one derivation of the
+    statistics rows, for the import and for the migration that fills them for older archives.
+
+    ``took``: 1 when the seat's side took, 0 when it defended, None when nobody took (or the
+    deal has no score); ``taker``: the seat itself took. ``level``: the bid (``80``...),
+    ``capot``, ``generale`` (with ``belote`` after it for a capot belote), None for a classic
+    taking. Belote, melds, card points, capot and score are the seat's side's."""
+    taker = columns.get("taker")
+    contract, denomination = columns.get("contract"), columns.get("denomination")
+    level = None
+    if contract and denomination and contract != denomination:
+        level = contract[:-len(denomination)].strip()
+    scored = score is not None and score.contract is not None and taker is not None
+    sides = {str(s.team): s for s in (score.ns, score.ew) if s} if score is not None and scored else {}
+    rows = []
+    for seat, name_column in _SEAT_NAMES.items():
+        player = _known_name(columns.get(name_column))
+        if player is None:
+            continue
+        side = _SIDE[seat]
+        mine = sides.get(side)
+        rows.append({
+            "seat": seat, "player": player, "partner": _known_name(columns.get(_SEAT_NAMES[_PARTNER[seat]])),
+            "side": side, "took": None if not scored else int(_SIDE[taker] == side),
+            "taker": None if not scored else int(taker == seat), "level": level,
+            "outcome": str(score.outcome) if score is not None else None,
+            "capot": int(score is not None and score.capot is not None and str(score.capot) == side),
+            "belote": mine.belote if mine else None, "melds": mine.melds if mine else None,
+            "card_points": mine.card_points if mine else None, "score": mine.score if mine else None,
+            **{name: columns.get(name) for name in SEAT_FILTER_COLUMNS}})
+    return tuple(rows)
+
+
+def _known_name(value: Any) -> str | None:
+    """A player's name as the tag gives it, None when unknown (missing, empty, ``?``)."""
+    text = value.strip() if isinstance(value, str) else ""
+    return text if text and text != "?" else None
 
 
 def contract_text(contract: Contract) -> str:
@@ -340,5 +393,5 @@ class Analyser(_Workers):
         return self._start().imap(analysis_row, tasks, chunksize=1)
 
 
-__all__ = ["Row", "Unreadable", "Reader", "read_record", "read_chunk", "contract_text", "all_comments",
+__all__ = ["Row", "Unreadable", "Reader", "read_record", "read_chunk", "contract_text", "all_comments", "seat_rows",
            "AnalysisTask", "AnalysisFailed", "Analyser", "analysis_row", "solver_version"]

@@ -25,7 +25,13 @@ Tables:
 * ``analyses``: the double-dummy analysis of a record (``replayer.check.analysis``), one
   per record at most: its JSON (``DealAnalysis.as_dict()``), the content hash of the
   record it was made for (a record whose hash differs has no analysis), the format
-  version, the solver version and rules used, the time limit it ran under, when.
+  version, the solver version and rules used, the time limit it ran under, when;
+* ``deal_players``: the statistics rows, one per record and named seat
+  (``importer.seat_rows``): the player, the partner, whether the side took, the contract,
+  its outcome, the side's belote, melds, card points and score, and the ``records`` columns
+  a search filters on; written with the record, deleted with it;
+* ``player_totals``: each player's figures over every deal (``stats.refresh_totals``), made
+  again for the players of each import and deletion: the players table without a filter.
 """
 
 from __future__ import annotations
@@ -38,7 +44,10 @@ from sqlite_utils.migrations import Migrations
 from notation import parse
 
 from ..check.validator import resolve_rules, validate
+from .importer import seat_rows
+from .stats import TOTAL_COLUMNS, refresh_totals
 from ..engine.rules import Rules, RulesError
+from ..engine.scoring import DealScore
 
 MIGRATIONS = Migrations("belote-archive")
 
@@ -69,6 +78,15 @@ ANALYSIS_COLUMNS: dict[str, type] = {
     "record_id": int, "hash": str, "version": int, "solver": str, "rules": str, "complete": int, "stopped": str,
     "max_seconds": float, "seconds": float, "analysis": str, "created": str,
 }
+SEAT_COLUMNS: dict[str, type] = {
+    "record_id": int, "seat": str, "player": str, "partner": str, "side": str, "took": int, "taker": int,
+    "level": str, "outcome": str, "capot": int, "belote": int, "melds": int, "card_points": int, "score": int,
+    "date": str, "variant": str, "rules": str, "contract": str, "denomination": str, "doubling": int, "valid": int,
+    "event": str,
+}
+# A player's page reads that player's rows (and a date range of them); a pair's, the rows of one
+# player with one partner.
+SEAT_INDEXES: tuple[tuple[str, ...], ...] = (("player", "date"), ("player", "partner"))
 FTS_COLUMNS = ("event", "site", "north", "east", "south", "west", "comments")
 
 # Search filters and sorts on these; each sort index ends with id, the tie-breaker.
@@ -132,6 +150,34 @@ def m006_analyses(db: Database) -> None:
     db["analyses"].create(ANALYSIS_COLUMNS, pk="record_id",
                           not_null={"hash", "version", "complete", "analysis", "created"},
                           foreign_keys=[("record_id", "records", "id")])
+
+
+@MIGRATIONS()
+def m007_deal_players(db: Database) -> None:
+    """The statistics rows of every record (``Archive.player_stats``), kept by the import from now
+    on; those of the records stored before are made here from their stored reports, in one pass
+    (only the score of each report is read: ``json_extract`` hands over a small part of it)."""
+    db["deal_players"].create(SEAT_COLUMNS, pk=("record_id", "seat"), not_null={"player", "side", "valid"},
+                              foreign_keys=[("record_id", "records", "id")])
+    columns = [name for name in RECORD_COLUMNS if name != "hash"]
+    sql = (f"SELECT {', '.join(f'records.[{name}]' for name in columns)}, "
+           "json_extract(record_texts.report, '$.score') FROM records "
+           "LEFT JOIN record_texts ON record_texts.record_id = records.id")
+    insert = (f"INSERT INTO deal_players ({', '.join(f'[{name}]' for name in SEAT_COLUMNS)}) "
+              f"VALUES ({', '.join('?' * len(SEAT_COLUMNS))})")
+    cursor = db.execute(sql)
+    while batch := cursor.fetchmany(2000):
+        rows = []
+        for values in batch:
+            record = dict(zip(columns, values))
+            score = DealScore.from_dict(json.loads(values[-1])) if values[-1] else None
+            rows += [[record["id"] if name == "record_id" else seat[name] for name in SEAT_COLUMNS]
+                     for seat in seat_rows(record, score)]
+        db.conn.executemany(insert, rows)
+    for index in SEAT_INDEXES:
+        db["deal_players"].create_index(list(index), find_unique_name=True)
+    db["player_totals"].create(TOTAL_COLUMNS, pk="player")
+    refresh_totals(db, None)
 
 
 def stored_report(raw: str, rules: str | None) -> str:

@@ -21,6 +21,7 @@ from sqlite_utils import Database
 
 from .importer import Row, Unreadable
 from .schema import FTS_COLUMNS
+from .stats import refresh_totals
 from ..engine.rules import Rules
 from ..check.findings import Finding, Location, Severity, make_finding
 from ..check.matches import check_match
@@ -62,10 +63,11 @@ def _suspend_indexes(db: Database) -> list[str]:
     for this transaction and return their SQL, to be run again at the end: for a large
     import, building an index once over the table is cheaper than keeping it up to date
     insert by insert (the records insert went from 35 to over 100 us a record as the
-    archive grew to 100,000). The index on ``match_id`` stays too: the deferred foreign
+    archive grew to 100,000); those of ``deal_players`` (four rows a record) likewise. The index
+    on ``match_id`` stays too: the deferred foreign
     key check looks a new match's records up by it."""
-    return _suspend(db, "index", "tbl_name = 'records' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%' "
-                    "AND sql NOT LIKE '%\"match_id\"%'", [])
+    return _suspend(db, "index", "((tbl_name = 'records' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%' "
+                    "AND sql NOT LIKE '%\"match_id\"%') OR (tbl_name = 'deal_players' AND sql IS NOT NULL))", [])
 
 
 def _suspend(db: Database, kind: str, where: str, params: list[str]) -> list[str]:
@@ -159,6 +161,8 @@ class Importer:
         self._records: list[dict[str, Any]] = []
         self._texts: list[dict[str, Any]] = []
         self._findings: list[dict[str, Any]] = []
+        self._seats: list[dict[str, Any]] = []
+        self._players: set[str] = set()  # whose totals change
         self._match_findings: list[dict[str, Any]] = []
         self._match: _Match | None = None
         self._index = 0  # of the item in its source
@@ -188,6 +192,8 @@ class Importer:
         self._flush()
         for sql in self._suspended:
             self.db.execute(sql)
+        if self._players:
+            refresh_totals(self.db, self._players)
 
     def _stored(self, hashes: set[str]) -> dict[str, int]:
         """hash -> id of those of ``hashes`` already in the archive."""
@@ -220,6 +226,8 @@ class Importer:
                             "report": columns.pop("report")})
         self._records.append(columns)
         self._findings.extend(dict(finding, record_id=record_id) for finding in row.findings)
+        self._seats.extend(dict(seat, record_id=record_id) for seat in row.seats)
+        self._players.update(seat["player"] for seat in row.seats)
         self.ids.append(record_id)
         self.imported += 1
         self.with_findings += bool(row.findings)
@@ -286,12 +294,13 @@ class Importer:
         if self._match is not None and self._match.id is None and self._match.new:
             self._match.flushed = True
         for table, rows in (("records", self._records), ("record_texts", self._texts),
-                            ("findings", self._findings), ("match_findings", self._match_findings)):
+                            ("findings", self._findings), ("deal_players", self._seats),
+                            ("match_findings", self._match_findings)):
             if rows:
                 self._insert(table, rows)
         if self._records and self._fts:  # new ids are consecutive
             self.db.execute(_FTS_FILL, [self._records[0]["id"], self._records[-1]["id"]])
-        self._records, self._texts, self._findings, self._match_findings = [], [], [], []
+        self._records, self._texts, self._findings, self._seats, self._match_findings = [], [], [], [], []
 
     def _insert(self, table: str, rows: list[dict[str, Any]]) -> None:
         """``executemany`` of one prepared INSERT: the rows of a table all have the same

@@ -88,7 +88,8 @@ class LazyGroup(click.Group):
 
 # The archive and the site have their own modules, loaded only when their command runs.
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
-             lazy={"import": "replayer.cli.import_command:import_command", "analyse": "replayer.cli.analyse_command:analyse_command", "serve": "replayer.web.serve:serve_command"})
+             lazy={"import": "replayer.cli.import_command:import_command", "analyse": "replayer.cli.analyse_command:analyse_command", "serve": "replayer.web.serve:serve_command",
+                   "stats": "replayer.cli.stats_command:stats_command"})
 def belote() -> None:
     """Record, check and replay games of Belote, Belote with announcements and Coinche."""
 

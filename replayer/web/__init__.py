@@ -61,7 +61,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _instance_secret(app.instance_path)
 
     from . import (api, archive_views, compare_views, db, errors, help_views, limits, match_views, replay_views,
-                   security, submit_views)
+                   security, share_views, stats_views, submit_views)
 
     # Tests post far more than a visitor does: no limit there unless a test sets one.
     app.config.setdefault("RATE_LIMIT", None if app.testing else limits.DEFAULT_RATE_LIMIT)
@@ -76,7 +76,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     db.init_app(app)
     for blueprint in (archive_views.bp, submit_views.bp, api.bp, replay_views.bp, match_views.bp, compare_views.bp,
-                      help_views.bp):
+                      help_views.bp, share_views.bp, stats_views.bp):
         app.register_blueprint(blueprint)
     return app
 

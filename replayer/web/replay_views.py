@@ -50,6 +50,7 @@ from .limits import limiter, parse_rate_limit
 from .analysis_view import MARK_GLYPHS, AnalysedCard, AnalysisView, analysis_view
 from .checking import source_lines
 from .seat_view import seat_findings, visible_notes
+from .record_cut import cut_text
 from .step_builder import build_timeline
 from .steps import CARD, END, Step, Timeline
 
@@ -201,8 +202,9 @@ def visible_findings(timeline: Timeline, view: View) -> list[tuple[int, Finding]
     return [(step.index, finding) for step in timeline.steps for finding in step.findings]
 
 
-def hidden(view: View, seat: Seat) -> bool:
-    return view.seat is not None and seat is not view.seat
+def hidden(view: View, seat: Seat, step: Step) -> bool:
+    """Whether the one-seat view hides ``seat``'s hand at ``step`` (every hand shows at the end)."""
+    return view.seat is not None and seat is not view.seat and step.kind != END
 
 
 @dataclass(frozen=True)
@@ -262,7 +264,7 @@ def stage_context(row: dict[str, Any], analysis: Analysis, view: View,
         "dd": dd, "stored_analysis": stored, "to_play": dd.to_play(step) if dd is not None else None,
         "dd_card": dd_card_html, "mark_tag": mark_tag, "analysis_seconds": analysis_seconds(),
         "form_action": base, "row": row, "timeline": timeline, "step": step, "view": view, "step_url": step_url,
-        "hidden": lambda seat: hidden(view, seat) and step.kind != END, "places": places, "layout": list(zip(PLACES, view.layout)),
+        "hidden": lambda seat: hidden(view, seat, step), "places": places, "layout": list(zip(PLACES, view.layout)),
         "next_finding": None if view.seat is not None else timeline.next_finding(step.index),
         "findings": findings, "step_findings": [f for index, f in findings if index == step.index],
         "illegal": illegal_cards(timeline, step.index),
@@ -272,6 +274,7 @@ def stage_context(row: dict[str, Any], analysis: Analysis, view: View,
         "calls_so_far": timeline.calls_until(step.index),
         "announcements": timeline.announcements if view.seat is None else timeline.announced_by(step.index),
         "last_trick": last_trick, "glyph": glyph_html,
+        "moves": move_list(timeline, step, step_url, dd, step.index if view.seat else timeline.last),
     }
 
 
@@ -305,6 +308,48 @@ def contract_symbols(text: str | None) -> str:
             return part[:-6] + " belote"
         return symbols(part)
     return " ".join(word(part) for part in str(text or "").split())
+
+
+@bp.app_template_global("call_html")
+@functools.lru_cache(maxsize=1024)
+def call_html(call: Call) -> Markup:
+    """A call as people write it, its suit symbol coloured: ``110♣``, ``pass``, ``capot ♥``."""
+    pretty = call.pretty()
+    suit = call.denomination.suit if call.denomination else None
+    if suit is None or not pretty.endswith(suit.symbol):
+        return Markup("{}").format(pretty)
+    return Markup('{}<span class="s-{}">{}</span>').format(pretty[:-1], suit.value.lower(), suit.symbol)
+
+
+def move_list(timeline: Timeline, step: Step, step_url: Any, dd: AnalysisView | None,
+              upto: int) -> tuple[Markup, list[tuple[int, Markup]]]:
+    """The move list up to step ``upto``: the calls, and each trick's cards, each move a link to
+    its step with its glyph, mark and a dot when commented. Built here rather than in the
+    template, with plain strings (every text escaped): a page lists some forty moves, and they
+    were most of its rendering time."""
+    def link(move: Step, body: str) -> str:
+        here = move.index == step.index
+        classes = "move" + (" current" if here else "") + (" illegal" if move.illegal and move.call else "")
+        current = ' aria-current="step"' if here else ""
+        return (f'<a class="{classes}" href="{escape(step_url(move.index))}" data-step="{move.index}"{current} '
+                f'title="{escape(move.label())}">{body}</a>')
+
+    calls = "".join(link(move, f'<span class="seat-tag">{move.call.seat or "?"}</span>{call_html(move.call.call)}'
+                               f'{glyph_html(move.call.annotation)}')
+                    for move in timeline.call_steps if move.index <= upto and move.call is not None)
+    tricks: dict[int, list[str]] = {}
+    for move in timeline.card_steps:
+        if move.index > upto or move.card is None:
+            break
+        played = move.card
+        mark = mark_tag(dd.mark_of(played, move.index)) if dd else ""
+        commented = (f'<span class="has-comment" title="{escape(" / ".join(played.comments))}">'
+                     f'<span class="visually-hidden">commented</span></span>') if played.comments else ""
+        body = (f'<span class="seat-tag">{played.seat}</span>'
+                f'{card_html(played.card, "small illegal" if move.illegal else "small")}'
+                f'{glyph_html(played.annotation)}{mark}{commented}')
+        tricks.setdefault(played.trick, []).append(link(move, body))
+    return Markup(calls), [(number, Markup("".join(links))) for number, links in tricks.items()]
 
 
 def glyph_html(annotation: str | None) -> Markup:
@@ -414,11 +459,27 @@ def steps(record_id: int):
 
 @bp.get("/r/<int:record_id>.belote")
 def text(record_id: int):
+    if "upto" in request.args:  # "copy the record up to this step": the text cut there
+        return cut_response(record_id)
     row = get_archive().get(record_id)
     if row is None:
         abort(404, description=f"There is no record {record_id} in the archive.")
     response = Response(row["raw"] or "", mimetype="text/plain")
     response.headers["Content-Disposition"] = f'attachment; filename="record-{record_id}.belote"'
+    return response
+
+
+def cut_response(record_id: int) -> Response:
+    """The record's canonical text cut after step ``upto`` (clamped; ``end`` for the whole deal),
+    shown in the browser rather than downloaded: the replay's copy link opens it without
+    JavaScript. Its steps are those of the whole-table view: no seat is hidden here."""
+    row, analysis = load(record_id)
+    if analysis.record is None or analysis.timeline is None or analysis.report is None:
+        abort(404, description="This record cannot be read, so it cannot be cut at a step.")
+    index = _step_arg(request.args.get("upto", ""), analysis.timeline.last)
+    body = cut_text(analysis.record, analysis.timeline, index, analysis.report.rules)
+    response = Response(body, mimetype="text/plain")
+    response.headers["Content-Disposition"] = f'inline; filename="record-{record_id}-step-{index}.belote"'
     return response
 
 

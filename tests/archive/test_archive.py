@@ -16,7 +16,7 @@ from notation.parser import parse
 from replayer.archive import importer, store
 from replayer.archive import Archive, ArchiveError, SearchError, SearchQuery
 from replayer.cli.import_command import import_command
-from replayer.archive.schema import MIGRATIONS, RECORD_INDEXES
+from replayer.archive.schema import MIGRATIONS, RECORD_INDEXES, SEAT_INDEXES
 from replayer.engine.generator import generate_record
 from replayer.engine.rules import Rules
 
@@ -81,13 +81,14 @@ def test_schema_wal_foreign_keys_and_migrations_once(tmp_path: Path) -> None:
         assert {"records_ai", "records_ad", "records_au"} <= {t.name for t in archive.db["records"].triggers}
         applied = [(m.name, m.applied_at) for m in MIGRATIONS.applied(archive.db)]
         assert [name for name, _ in applied] == ["m001_tables", "m002_full_text", "m003_search_indexes",
-                                                "m004_full_view", "m005_stored_reports", "m006_analyses"]
+                                                "m004_full_view", "m005_stored_reports", "m006_analyses",
+                                                "m007_deal_players"]
         archive.import_text(TWO_DEALS)
     with Archive(path) as again:  # an existing archive: nothing runs twice, nothing is lost
         assert [(m.name, m.applied_at) for m in MIGRATIONS.applied(again.db)] == applied
         assert MIGRATIONS.pending(again.db) == []
         assert again.count() == 1
-        assert again.db.execute("SELECT count(*) FROM _sqlite_migrations").fetchone()[0] == 6
+        assert again.db.execute("SELECT count(*) FROM _sqlite_migrations").fetchone()[0] == 7
     indexed = {tuple(index.columns) for index in Archive(path).db["records"].indexes}
     assert {("hash",), ("date", "id"), ("variant", "date", "id"), ("valid", "date", "id")} <= indexed
 
@@ -282,7 +283,7 @@ def test_a_bulk_import_builds_its_indexes_at_the_end(generated, tmp_path: Path, 
     dropped = _spy_on_index_drops(monkeypatch)
     assert _import_generated(tmp_path / "bulk.sqlite", source, 1)[:3] == plain[:3]
     # the search indexes; the unique hash stays for the dedup, match_id for the foreign key check
-    assert dropped == [len(RECORD_INDEXES) - 1]
+    assert dropped == [len(RECORD_INDEXES) - 1 + len(SEAT_INDEXES)]
     assert _state(tmp_path / "bulk.sqlite")["schema"] == schema
 
 
@@ -293,7 +294,7 @@ def test_a_failed_bulk_import_leaves_the_indexes_as_they_were(archive: Archive, 
     monkeypatch.setattr(store, "check_match", lambda *args: 1 / 0)
     with pytest.raises(ArchiveError, match="ZeroDivisionError"):
         archive.import_files(SAMPLES)
-    assert dropped == [len(RECORD_INDEXES) - 1] and _state(archive.path) == before
+    assert dropped == [len(RECORD_INDEXES) - 1 + len(SEAT_INDEXES)] and _state(archive.path) == before
 
 
 def test_a_record_the_writer_cannot_express_is_kept_as_written(archive: Archive, monkeypatch) -> None:

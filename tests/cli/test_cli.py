@@ -505,4 +505,4 @@ def test_the_archive_and_the_site_load_only_for_their_commands():
              "'flask' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == [
-        "[]", "['analyse', 'convert', 'fmt', 'generate', 'import', 'score', 'serve', 'show', 'validate']", "serve True"]
+        "[]", "['analyse', 'convert', 'fmt', 'generate', 'import', 'score', 'serve', 'show', 'stats', 'validate']", "serve True"]
