@@ -27,6 +27,7 @@ DENOMINATION_ORDER = ("S", "H", "D", "C", "SA", "TA")
 PLAYER_SORTS = ("player", "played", "taken", "taken_pct", "made", "made_pct", "coinches_won", "surcoinches_won",
                 "belotes", "meld_points", "capots", "litiges", "avg_taker_score", "avg_defender_score")
 MAX_PER_PAGE = 100
+MAX_EVENTS = 50  # rows of the by-event table: the events with the most deals
 _PROFILE = "CASE WHEN instr(rules, ';') THEN rtrim(substr(rules, 1, instr(rules, ';') - 1)) ELSE rules END"
 
 
@@ -143,7 +144,7 @@ def known_player(db: Database, name: str) -> bool:
 
 def group_stats(db: Database, tests: list[str], params: list[Any], filters: Sequence[Test],
                 mine: str) -> dict[str, Any]:
-    """The figures, contracts and rules profiles of the rows that ``tests`` select (one player's,
+    """The figures, contracts, rules profiles and events of the rows that ``tests`` select (one player's,
     or one player's with one partner), from ``mine``'s point of view (``_figures``)."""
     where, values = _where(tests, params, filters)
     figures = _one(db, f"SELECT {_figures(mine)} FROM deal_players{where}", values)
@@ -154,7 +155,10 @@ def group_stats(db: Database, tests: list[str], params: list[Any], filters: Sequ
     profiles = _all(db, f"SELECT {_PROFILE} AS profile, count(*) AS played, {_count(f'{mine} = 1')} AS taken, "
                         f"{_count(f'{mine} = 1 AND {MADE}')} AS made "
                         f"FROM deal_players{where} GROUP BY profile ORDER BY played DESC, profile", values)
-    return {"figures": figures, "contracts": contract_tables(cells), "profiles": profiles}
+    events = _all(db, f"SELECT coalesce(event, '') AS event, count(*) AS played, {_count(f'{mine} = 1')} AS taken, "
+                      f"{_count(f'{mine} = 1 AND {MADE}')} AS made FROM deal_players{where} "
+                      f"GROUP BY coalesce(event, '') ORDER BY played DESC, event LIMIT {MAX_EVENTS}", values)
+    return {"figures": figures, "contracts": contract_tables(cells), "profiles": profiles, "events": events}
 
 
 def contract_tables(cells: list[dict[str, Any]]) -> dict[str, Any]:

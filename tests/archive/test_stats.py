@@ -89,3 +89,10 @@ def test_an_older_archive_gets_its_statistics(tmp_path, samples_archive):
         assert archive.player_stats("Anne Martin") == expected
         assert archive.players()["total"] == archive.db.execute(
             "SELECT count(DISTINCT player) FROM deal_players").fetchone()[0]
+
+
+def test_a_players_figures_by_event(archive):
+    """Han Ji-woo played the Namu night's 5 deals (17-namu) and its match to 500 (18-namu-match, 8 deals)."""
+    events = archive.player_stats("Han Ji-woo")["events"]
+    assert [(r["event"], r["played"], r["taken"], r["made"]) for r in events] == [
+        ("나무 블로트의 밤, 500점 경기 (match to 500)", 8, 2, 1), ("나무 블로트의 밤 (Namu Belote Night)", 5, 1, 1)]

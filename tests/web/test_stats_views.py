@@ -23,6 +23,9 @@ def test_player_page(client):
     assert '<svg xmlns="http://www.w3.org/2000/svg" class="stats-chart"' in html
     assert "3/3 made" in html and "viewBox" not in html.split('class="stats-chart"')[1].split("</svg>")[0]
     assert "/stats/pair?a=Anne+Martin&amp;b=Claire+Dubois" in html
+    by_event = html.split('id="by-event"')[1].split("</table>")[0]
+    assert re.findall(r'<th scope="row">([^<]*)</th><td class="num">(\d+)</td><td class="num">(\d+)</td>'
+                      r'<td class="num">(\d+)</td>', by_event) == [("Club du jeudi", "7", "4", "4")]
 
 
 def test_pair_page_and_json(client):
