@@ -127,11 +127,11 @@ def _seat_record(row: dict[str, Any]):
         out.update(view=None, problem=stored.error)
         return jsonify(out)
     timeline = build_timeline(stored.record, stored.report)
-    step = request.args.get("step", "0").strip()
+    step = request.args.get("step", "0").strip().lower()
     try:
-        index = int(step, 10)
+        index = timeline.last if step in ("end", "last") else int(step, 10)  # as the page reads it
     except ValueError:
-        abort(400, description="step must be a whole number")
+        abort(400, description="step must be a whole number, or end")
     out["view"] = seat_view(timeline, seat, index)
     return jsonify(out)
 

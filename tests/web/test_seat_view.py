@@ -265,7 +265,7 @@ def test_a_revoke_is_told_when_played_without_the_hand_behind_it(app, client):
 
 @pytest.mark.parametrize("query", ["seat=X", "seat=north-ish", "seat=%3Cscript%3E", "seat=5", "seat=%00&step=1",
                                    "seat=N&step=abc", "seat=N&step=1.5", "seat=N&step=%00", "seat=N&step=" + "9" * 5000,
-                                   "seat=S&step=end", "seat=E&step=%20"])
+                                   "seat=S&step=ending", "seat=E&step=%20"])
 def test_a_bad_seat_or_step_is_a_json_400(app, client, query):
     rid = record_id(app, "05-belote-rebelote.belote")
     response = client.get(f"/api/records/{rid}?{query}")
@@ -273,6 +273,13 @@ def test_a_bad_seat_or_step_is_a_json_400(app, client, query):
     body = response.get_json()
     assert body["error"]["status"] == 400 and "view" not in body and "raw" not in body
     assert "<script>" not in response.get_data(as_text=True)
+
+
+def test_step_end_is_the_last_step_as_on_the_page(app, client):
+    rid = record_id(app, "05-belote-rebelote.belote")
+    for word in ("end", "last", "END"):
+        view = client.get(f"/api/records/{rid}?seat=S&step={word}").get_json()["view"]
+        assert (view["step"], view["kind"]) == (view["last"], "end") and view["last"] == 40  # 7 calls, 32 cards
 
 
 def test_without_a_seat_the_whole_record(app, client):
