@@ -152,13 +152,17 @@ def group_stats(db: Database, tests: list[str], params: list[Any], filters: Sequ
     cells = _all(db, f"SELECT denomination, level, count(*) AS taken, {_count(MADE)} AS made, "
                      f"{_count(FAILED)} AS failed, {_count(LITIGE)} AS litiges "
                      f"FROM deal_players{taken_where} GROUP BY denomination, level", taken_values)
-    profiles = _all(db, f"SELECT {_PROFILE} AS profile, count(*) AS played, {_count(f'{mine} = 1')} AS taken, "
-                        f"{_count(f'{mine} = 1 AND {MADE}')} AS made "
-                        f"FROM deal_players{where} GROUP BY profile ORDER BY played DESC, profile", values)
-    events = _all(db, f"SELECT coalesce(event, '') AS event, count(*) AS played, {_count(f'{mine} = 1')} AS taken, "
-                      f"{_count(f'{mine} = 1 AND {MADE}')} AS made FROM deal_players{where} "
-                      f"GROUP BY coalesce(event, '') ORDER BY played DESC, event LIMIT {MAX_EVENTS}", values)
+    profiles = _breakdown(db, _PROFILE, "profile", mine, where, values)
+    events = _breakdown(db, "coalesce(event, '')", "event", mine, where, values, MAX_EVENTS)
     return {"figures": figures, "contracts": contract_tables(cells), "profiles": profiles, "events": events}
+
+
+def _breakdown(db: Database, key: str, name: str, mine: str, where: str, values: list[Any],
+               limit: int = -1) -> list[dict[str, Any]]:
+    """Deals, taken and made by ``key`` (SQL over ``deal_players``), the most played first."""
+    return _all(db, f"SELECT {key} AS {name}, count(*) AS played, {_count(f'{mine} = 1')} AS taken, "
+                    f"{_count(f'{mine} = 1 AND {MADE}')} AS made FROM deal_players{where} "
+                    f"GROUP BY {key} ORDER BY played DESC, {name} LIMIT {int(limit)}", values)
 
 
 def contract_tables(cells: list[dict[str, Any]]) -> dict[str, Any]:
