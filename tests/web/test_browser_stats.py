@@ -7,7 +7,7 @@ from urllib.parse import quote
 
 def test_stats_pages_on_a_phone(page, live_server):
     page.set_viewport_size({"width": 390, "height": 844})
-    for path in ("/stats", f"/stats/player/{quote('Anne Martin')}",
+    for path in ("/stats", f"/stats/player/{quote('Anne Martin')}", f"/stats/player/{quote('Han Ji-woo')}",
                  f"/stats/pair?a={quote('Anne Martin')}&b={quote('Claire Dubois')}"):
         page.goto(live_server + path)
         overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
